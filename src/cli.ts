@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/**
+ * The command line. Each subcommand lives in src/commands/<name>.ts and exports
+ * `register(program)`; this file only lists them.
+ */
+import { Command } from 'commander';
+
+const program = new Command('runai-slack-bot')
+  .description('Slack app for GPU clusters running NVIDIA Run:ai')
+  .showHelpAfterError();
+
+const commands: Array<{ register(program: Command): void }> = [
+  // one line per command module
+];
+for (const command of commands) command.register(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`runai-slack-bot: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 2;
+});

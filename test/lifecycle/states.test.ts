@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { GUIDE, stateForPhase } from '../../src/lifecycle/states.js';
+import { LIFECYCLE_STATES } from '../../src/model.js';
+
+const guidePath = new URL('../../../shared/spec/workload-lifecycle-guide.txt', import.meta.url);
+
+describe('lifecycle states', () => {
+  it('quotes every row of the lifecycle guide verbatim', () => {
+    const guide = readFileSync(guidePath, 'utf8');
+    for (const state of LIFECYCLE_STATES) {
+      expect(guide).toContain(`${state}\t${GUIDE[state].meaning}\t${GUIDE[state].nextAction}`);
+    }
+  });
+
+  it.each([
+    ['Creating', 'Initializing'],
+    ['Pending', 'Pending'],
+    ['Initializing', 'Initializing'],
+    ['Resuming', 'Initializing'],
+    ['Running', 'Running'],
+    ['Degraded', 'Running'],
+    ['Completed', 'Completed'],
+    ['Failed', 'Failed'],
+    ['Stopped', 'Stopped'],
+    ['Stopping', 'Stopped'],
+    ['Deleting', 'Deleted'],
+    [' failed ', 'Failed'],
+  ])('maps Run:ai phase %s to the guide state %s', (phase, state) => {
+    expect(stateForPhase(phase)).toBe(state);
+  });
+
+  it('answers undefined for a phase it does not know, instead of guessing', () => {
+    expect(stateForPhase('Exploded')).toBeUndefined();
+    expect(stateForPhase(undefined)).toBeUndefined();
+  });
+});
