@@ -1,0 +1,89 @@
+/**
+ * Trouble the simulated Slack can be told to make: an outage (503), rate limits (429 with
+ * Retry-After, slack-reference.md §2) and `ok:false` errors. It decides what to answer; the
+ * server sends it.
+ */
+import type { Json } from './slack-methods.js';
+
+export interface FaultAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Json | string;
+}
+
+interface Queued<T> {
+  remaining: number;
+  value: T;
+}
+
+const RATE_LIMITED_BODY: Json = { ok: false, error: 'ratelimited' };
+
+export class SlackFaults {
+  /** How many 429 answers have been sent, by either kind of rate limit. */
+  rateLimitedCount = 0;
+  private isDown = false;
+  private readonly rateLimits = new Map<string, Queued<number>>();
+  private readonly failures = new Map<string, Queued<string>>();
+  private perChannelPerSecond: number | undefined;
+  /** Accepted chat.postMessage times (ms) per channel, within the last second. */
+  private readonly recentPosts = new Map<string, number[]>();
+
+  down(isDown: boolean): void {
+    this.isDown = isDown;
+  }
+
+  rateLimitNext(method: string, calls: number, retryAfterSec: number): void {
+    this.rateLimits.set(method, { remaining: calls, value: retryAfterSec });
+  }
+
+  failNext(method: string, error: string, calls = 1): void {
+    this.failures.set(method, { remaining: calls, value: error });
+  }
+
+  /** Slack's chat.postMessage guidance, enforced strictly: at most `perSecond` per channel per second. */
+  enforcePerChannelRate(perSecond: number | undefined): void {
+    this.perChannelPerSecond = perSecond;
+    this.recentPosts.clear();
+  }
+
+  /** The answer to every HTTP request during an outage. */
+  outage(): FaultAnswer | undefined {
+    return this.isDown ? { status: 503, headers: {}, body: 'Service Unavailable' } : undefined;
+  }
+
+  /** Answer to send instead of the method's own, or undefined to let the method answer. */
+  intercept(method: string, channel: string | undefined, nowMs: number): FaultAnswer | undefined {
+    const retryAfter = take(this.rateLimits, method);
+    if (retryAfter !== undefined) return this.rateLimited(retryAfter);
+    const error = take(this.failures, method);
+    if (error !== undefined) return { status: 200, headers: {}, body: { ok: false, error } };
+    if (method === 'chat.postMessage' && channel && this.perChannelPerSecond !== undefined) {
+      return this.channelRate(channel, this.perChannelPerSecond, nowMs);
+    }
+    return undefined;
+  }
+
+  private channelRate(channel: string, perSecond: number, nowMs: number): FaultAnswer | undefined {
+    const recent = (this.recentPosts.get(channel) ?? []).filter((t) => nowMs - t < 1000);
+    if (recent.length >= perSecond) {
+      this.recentPosts.set(channel, recent);
+      return this.rateLimited(Math.max(1, Math.ceil((recent[0] + 1000 - nowMs) / 1000)));
+    }
+    this.recentPosts.set(channel, [...recent, nowMs]);
+    return undefined;
+  }
+
+  private rateLimited(retryAfterSec: number): FaultAnswer {
+    this.rateLimitedCount += 1;
+    return { status: 429, headers: { 'retry-after': String(retryAfterSec) }, body: RATE_LIMITED_BODY };
+  }
+}
+
+/** Uses up one of the queued answers for `method`, if any. */
+function take<T>(queue: Map<string, Queued<T>>, method: string): T | undefined {
+  const entry = queue.get(method);
+  if (!entry) return undefined;
+  entry.remaining -= 1;
+  if (entry.remaining <= 0) queue.delete(method);
+  return entry.value;
+}

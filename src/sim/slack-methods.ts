@@ -1,0 +1,211 @@
+/**
+ * The Web API methods the simulated Slack answers: one table, method name → which token it
+ * takes and what it answers. Shapes follow docs.slack.dev/reference/methods/<name>, trimmed to
+ * the fields a client reads.
+ */
+import { messageViolation, viewViolation, type BlockKitViolation } from './slack-block-rules.js';
+import type { SlackUser, SlackWorkspace } from './slack-workspace.js';
+
+export type Json = Record<string, unknown>;
+export type TokenKind = 'bot' | 'app';
+
+export interface MethodContext {
+  /** Parsed arguments, with `blocks`/`view` already JSON-decoded. */
+  args: Json;
+  workspace: SlackWorkspace;
+  now: Date;
+  appId: string;
+  botId: string;
+  /** Issues a one-use Socket Mode ticket and returns its ws:// URL. */
+  openSocketUrl(): string;
+}
+
+export interface MethodSpec {
+  token: TokenKind;
+  answer(ctx: MethodContext): Json;
+}
+
+const fail = (error: string, extra: Json = {}): Json => ({ ok: false, error, ...extra });
+const violation = (v: BlockKitViolation): Json =>
+  fail(v.error, v.messages.length > 0 ? { response_metadata: { messages: v.messages } } : {});
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function userObject(user: SlackUser, teamId: string): Json {
+  return {
+    id: user.id,
+    team_id: teamId,
+    name: user.name,
+    real_name: user.real_name ?? user.name,
+    deleted: user.deleted ?? false,
+    is_bot: user.is_bot ?? false,
+    tz: user.tz ?? 'Europe/Berlin',
+    profile: {
+      real_name: user.real_name ?? user.name,
+      display_name: user.name,
+      ...(user.email ? { email: user.email } : {}),
+    },
+  };
+}
+
+/** Cursor pagination as Slack does it: an opaque next_cursor, empty on the last page. */
+function page<T>(items: T[], args: Json): { items: T[]; next_cursor: string } {
+  const limit = Number(args.limit) > 0 ? Number(args.limit) : 100;
+  const start = args.cursor ? Number(Buffer.from(str(args.cursor), 'base64').toString().replace('offset:', '')) : 0;
+  const end = start + limit;
+  return {
+    items: items.slice(start, end),
+    next_cursor: end < items.length ? Buffer.from(`offset:${end}`).toString('base64') : '',
+  };
+}
+
+/** Checks shared by the three chat methods that carry a message body. */
+function messageTarget(ctx: MethodContext): { channel?: string; error?: Json } {
+  const channel = ctx.workspace.resolveChannel(str(ctx.args.channel));
+  if (!channel) return { error: fail('channel_not_found') };
+  const v = messageViolation(ctx.args);
+  if (v) return { error: violation(v) };
+  return { channel: channel.id };
+}
+
+function blocksOf(args: Json): unknown[] | undefined {
+  return Array.isArray(args.blocks) ? args.blocks : undefined;
+}
+
+export const METHODS: Record<string, MethodSpec> = {
+  'auth.test': {
+    token: 'bot',
+    answer: ({ workspace, botId }) => ({
+      ok: true,
+      url: 'https://simulated.slack.com/',
+      team: 'Simulated workspace',
+      user: 'runai-bot',
+      team_id: workspace.teamId,
+      user_id: workspace.botUserId,
+      bot_id: botId,
+      is_enterprise_install: false,
+    }),
+  },
+
+  'apps.connections.open': {
+    token: 'app',
+    answer: ({ openSocketUrl }) => ({ ok: true, url: openSocketUrl() }),
+  },
+
+  'users.lookupByEmail': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const user = workspace.userByEmail(str(args.email));
+      return user ? { ok: true, user: userObject(user, workspace.teamId) } : fail('users_not_found');
+    },
+  },
+
+  'users.info': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const user = workspace.users.get(str(args.user));
+      return user ? { ok: true, user: userObject(user, workspace.teamId) } : fail('user_not_found');
+    },
+  },
+
+  'conversations.open': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const users = str(args.users).split(',').map((u) => u.trim()).filter(Boolean);
+      if (users.length === 0) return fail('users_list_not_supplied');
+      // The app only opens 1:1 DMs; group DMs (mpim) are outside what this simulation models.
+      if (users.length > 1) return fail('not_supported_in_simulation');
+      const user = workspace.users.get(users[0]);
+      if (!user || user.deleted) return fail('user_not_found');
+      return { ok: true, channel: { id: workspace.dmWith(user.id).id } };
+    },
+  },
+
+  'conversations.members': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const channel = workspace.channels.get(str(args.channel));
+      if (!channel) return fail('channel_not_found');
+      const { items, next_cursor } = page(channel.members, args);
+      return { ok: true, members: items, response_metadata: { next_cursor } };
+    },
+  },
+
+  'usergroups.users.list': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const members = workspace.userGroups.get(str(args.usergroup));
+      return members ? { ok: true, users: [...members] } : fail('no_such_subteam');
+    },
+  },
+
+  'chat.postMessage': {
+    token: 'bot',
+    answer: (ctx) => {
+      const { channel, error } = messageTarget(ctx);
+      if (error) return error;
+      const message = ctx.workspace.post({
+        channel: channel!,
+        ts: ctx.workspace.nextTs(ctx.now),
+        text: str(ctx.args.text),
+        blocks: blocksOf(ctx.args),
+        thread_ts: str(ctx.args.thread_ts) || undefined,
+        via: 'api',
+      });
+      return {
+        ok: true,
+        channel: message.channel,
+        ts: message.ts,
+        message: { type: 'message', user: ctx.workspace.botUserId, bot_id: ctx.botId, text: message.text, blocks: message.blocks, ts: message.ts },
+      };
+    },
+  },
+
+  'chat.postEphemeral': {
+    token: 'bot',
+    answer: (ctx) => {
+      const { channel, error } = messageTarget(ctx);
+      if (error) return error;
+      const user = str(ctx.args.user);
+      if (!ctx.workspace.users.has(user)) return fail('user_not_found');
+      if (!ctx.workspace.channels.get(channel!)!.members.includes(user)) return fail('user_not_in_channel');
+      const message = ctx.workspace.post({
+        channel: channel!,
+        ts: ctx.workspace.nextTs(ctx.now),
+        text: str(ctx.args.text),
+        blocks: blocksOf(ctx.args),
+        visibleTo: user,
+        via: 'api',
+      });
+      return { ok: true, message_ts: message.ts };
+    },
+  },
+
+  'chat.update': {
+    token: 'bot',
+    answer: (ctx) => {
+      const { channel, error } = messageTarget(ctx);
+      if (error) return error;
+      const message = ctx.workspace.find(channel!, str(ctx.args.ts));
+      if (!message) return fail('message_not_found');
+      if (message.visibleTo) return fail('cant_update_message');
+      message.text = str(ctx.args.text);
+      if (ctx.args.blocks !== undefined) message.blocks = blocksOf(ctx.args);
+      message.edited = true;
+      return { ok: true, channel: message.channel, ts: message.ts, text: message.text };
+    },
+  },
+
+  'views.publish': {
+    token: 'bot',
+    answer: ({ args, workspace, now, appId }) => {
+      const user = str(args.user_id);
+      if (!workspace.users.has(user)) return fail('user_not_found');
+      const v = viewViolation(args.view);
+      if (v) return violation(v);
+      const view = args.view as Json;
+      if (view.type !== 'home') return fail('invalid_arguments', { response_metadata: { messages: ['[ERROR] views.publish only takes type home [json-pointer:/view/type]'] } });
+      workspace.homeViews.set(user, { user, view, publishedAt: now });
+      return { ok: true, view: { id: `V${user.replace(/^[UW]/, '')}`, team_id: workspace.teamId, app_id: appId, ...view } };
+    },
+  },
+};

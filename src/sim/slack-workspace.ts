@@ -1,0 +1,126 @@
+/**
+ * The state of the simulated workspace: people, channels, user groups, the bot's DMs, and what
+ * the bot has posted (with updates and response_url replies applied), so the demo page can
+ * render the conversation as a person would see it.
+ */
+
+export interface SlackUser {
+  id: string;
+  name: string;
+  email?: string;
+  real_name?: string;
+  tz?: string;
+  is_bot?: boolean;
+  deleted?: boolean;
+}
+
+export interface SlackChannel {
+  id: string;
+  name: string;
+  members: string[];
+  /** A 1:1 DM between the bot and `user`. */
+  user?: string;
+}
+
+/** A message as it now stands in a conversation. */
+export interface PostedMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks?: unknown[];
+  /** Set for chat.postEphemeral and ephemeral respond(): only this user sees it. */
+  visibleTo?: string;
+  thread_ts?: string;
+  /** How it got there: the Web API or a response_url post. */
+  via: 'api' | 'response_url';
+  edited: boolean;
+}
+
+export interface HomeView {
+  user: string;
+  view: Record<string, unknown>;
+  publishedAt: Date;
+}
+
+export class SlackWorkspace {
+  readonly users = new Map<string, SlackUser>();
+  readonly channels = new Map<string, SlackChannel>();
+  readonly userGroups = new Map<string, string[]>();
+  readonly homeViews = new Map<string, HomeView>();
+  private readonly messages: PostedMessage[] = [];
+  private lastTs = 0;
+
+  constructor(readonly teamId: string, readonly botUserId: string) {}
+
+  addUser(user: SlackUser): SlackUser {
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  userByEmail(email: string): SlackUser | undefined {
+    // Slack matches addresses without regard to case (inference; the docs do not say).
+    const wanted = email.trim().toLowerCase();
+    return [...this.users.values()].find((u) => !u.deleted && u.email?.toLowerCase() === wanted);
+  }
+
+  addChannel(id: string, name: string, members: string[] = []): SlackChannel {
+    const channel = { id, name, members: [...members] };
+    this.channels.set(id, channel);
+    return channel;
+  }
+
+  addUserGroup(id: string, members: string[]): void {
+    this.userGroups.set(id, [...members]);
+  }
+
+  /** The bot's DM with `userId`: the same D… id every time for the same person. */
+  dmWith(userId: string): SlackChannel {
+    const id = `D${userId.replace(/^[UW]/, '')}`;
+    const existing = this.channels.get(id);
+    if (existing) return existing;
+    const channel: SlackChannel = { id, name: `dm-${userId}`, members: [userId, this.botUserId], user: userId };
+    this.channels.set(id, channel);
+    return channel;
+  }
+
+  /**
+   * The conversation a `channel` argument names. Like Slack, a user id means the bot's DM with
+   * that user. Undefined when Slack would answer channel_not_found.
+   */
+  resolveChannel(channel: string): SlackChannel | undefined {
+    if (this.users.has(channel)) return this.dmWith(channel);
+    return this.channels.get(channel);
+  }
+
+  /** A unique, increasing Slack-style timestamp ("seconds.micros"). */
+  nextTs(now: Date): string {
+    this.lastTs = Math.max(this.lastTs + 1, now.getTime() * 1000);
+    return `${Math.floor(this.lastTs / 1e6)}.${String(this.lastTs % 1e6).padStart(6, '0')}`;
+  }
+
+  post(message: Omit<PostedMessage, 'edited'>): PostedMessage {
+    const posted = { ...message, edited: false };
+    this.messages.push(posted);
+    return posted;
+  }
+
+  find(channel: string, ts: string): PostedMessage | undefined {
+    return this.messages.find((m) => m.channel === channel && m.ts === ts);
+  }
+
+  remove(message: PostedMessage): void {
+    this.messages.splice(this.messages.indexOf(message), 1);
+  }
+
+  /** What is now shown in a conversation (channel id, DM id or user id), oldest first. */
+  conversation(channelOrUser: string): PostedMessage[] {
+    const channel = this.resolveChannel(channelOrUser);
+    return channel ? this.messages.filter((m) => m.channel === channel.id) : [];
+  }
+
+  /** Every conversation the bot has posted into, for a page that renders them all. */
+  conversations(): SlackChannel[] {
+    const ids = new Set(this.messages.map((m) => m.channel));
+    return [...this.channels.values()].filter((c) => ids.has(c.id));
+  }
+}

@@ -1,0 +1,398 @@
+/**
+ * A simulated Slack on 127.0.0.1: the Web API methods this app calls, Socket Mode, and
+ * response_url. The real @slack/bolt talks to it through `clientOptions.slackApiUrl`.
+ * Integration tests drive and inspect it; the `demo` command runs the bot against it and
+ * renders what the bot posted.
+ *
+ * Protocol, limits and traps: ../shared/spec/slack-reference.md. Deliberate differences from
+ * real Slack: blocks without a `text` fallback are refused (`missing_text_fallback`), where
+ * Slack only warns; message text over 40,000 characters is refused (`msg_too_long`), where
+ * Slack truncates; the bot may post to any known channel without joining it.
+ */
+import { EventEmitter, once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { messageViolation } from './slack-block-rules.js';
+import { SlackFaults } from './slack-faults.js';
+import { METHODS, type Json, type TokenKind } from './slack-methods.js';
+import {
+  blockActionPayload,
+  eventCallbackPayload,
+  slashCommandPayload,
+  type BlockActionInput,
+  type SlashCommandInput,
+  type Team,
+} from './slack-payloads.js';
+import { parseApiArgs, readBody } from './slack-request.js';
+import { SocketModeLink } from './slack-socket.js';
+import { SlackWorkspace, type SlackChannel, type SlackUser } from './slack-workspace.js';
+
+export type { Json } from './slack-methods.js';
+export type { SlackUser, SlackChannel, PostedMessage, HomeView } from './slack-workspace.js';
+export type { BlockActionInput, SlashCommandInput } from './slack-payloads.js';
+
+export interface SlackSimulatorOptions {
+  botToken?: string;
+  appToken?: string;
+  /** Scopes reported in `x-oauth-scopes` for the bot token (the `check` command compares them). */
+  scopes?: string[];
+  teamId?: string;
+  appId?: string;
+  botUserId?: string;
+  botId?: string;
+  now?: () => Date;
+}
+
+/** One Web API request as the simulation received and answered it. */
+export interface RecordedCall {
+  method: string;
+  /** Parsed arguments; `blocks` and `view` JSON-decoded; the token removed. */
+  body: Json;
+  token: string | undefined;
+  at: Date;
+  status: number;
+  response: Json | string;
+}
+
+/** One post to a response_url (what Bolt's `respond()` sends). */
+export interface ResponsePost {
+  id: string;
+  body: Json;
+  at: Date;
+  status: number;
+}
+
+/** What a slash command or button click got back: the ack, and the replies sent later. */
+export interface EnvelopeResult {
+  ack: Json;
+  /** The response_url handed to the app; absent for Home tab buttons. */
+  responseUrl?: string;
+  responseId?: string;
+  /** Resolves with the next post to this response_url (the first, then the second, …). */
+  nextResponse(timeoutMs?: number): Promise<ResponsePost>;
+}
+
+interface ResponseOrigin {
+  channel: string;
+  user: string;
+  messageTs?: string;
+  uses: number;
+}
+
+export const DEFAULT_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email', 'commands', 'usergroups:read', 'channels:read'];
+/** Slack lets a response_url be used 5 times (within 30 minutes). */
+const RESPONSE_URL_USES = 5;
+const DEFAULT_WAIT_MS = 5000;
+
+export class SlackSimulator {
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly workspace: SlackWorkspace;
+  readonly calls: RecordedCall[] = [];
+  readonly responses: ResponsePost[] = [];
+  private scopes: string[];
+  private readonly team: Team;
+  private readonly botId: string;
+  private readonly now: () => Date;
+  private readonly faults = new SlackFaults();
+  private readonly link: SocketModeLink;
+  private readonly origins = new Map<string, ResponseOrigin>();
+  private readonly recorded = new EventEmitter();
+  private readonly server = http.createServer((req, res) => void this.route(req, res));
+
+  private constructor(options: SlackSimulatorOptions) {
+    this.botToken = options.botToken ?? 'xoxb-simulated-bot-token';
+    this.appToken = options.appToken ?? 'xapp-simulated-app-token';
+    this.scopes = options.scopes ?? DEFAULT_SCOPES;
+    this.botId = options.botId ?? 'BSIMBOT';
+    this.now = options.now ?? (() => new Date());
+    this.team = { teamId: options.teamId ?? 'TSIM', appId: options.appId ?? 'ASIMAPP', botUserId: options.botUserId ?? 'USIMBOT' };
+    this.workspace = new SlackWorkspace(this.team.teamId, this.team.botUserId);
+    this.link = new SocketModeLink(this.team.appId);
+    this.recorded.setMaxListeners(0);
+    this.server.on('upgrade', (req, socket, head) => this.link.upgrade(req, socket, head));
+  }
+
+  /** Starts the simulation on 127.0.0.1 on a free port. */
+  static async start(options: SlackSimulatorOptions = {}): Promise<SlackSimulator> {
+    const slack = new SlackSimulator(options);
+    slack.server.listen(0, '127.0.0.1');
+    await once(slack.server, 'listening');
+    return slack;
+  }
+
+  /** `http://127.0.0.1:PORT`. */
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The value for `clientOptions.slackApiUrl`. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  // ── the workspace ────────────────────────────────────────────────────────────
+
+  addUser(user: SlackUser): SlackUser {
+    return this.workspace.addUser(user);
+  }
+
+  addChannel(id: string, name: string, members: string[] = []): SlackChannel {
+    return this.workspace.addChannel(id, name, members);
+  }
+
+  addUserGroup(id: string, members: string[]): void {
+    this.workspace.addUserGroup(id, members);
+  }
+
+  setScopes(scopes: string[]): void {
+    this.scopes = [...scopes];
+  }
+
+  // ── what the app did ─────────────────────────────────────────────────────────
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Accepted chat.postMessage calls into a conversation; a user id also finds the bot's DM with them. */
+  messagesTo(channelOrUser: string): RecordedCall[] {
+    const channel = this.workspace.resolveChannel(channelOrUser)?.id ?? channelOrUser;
+    return this.callsTo('chat.postMessage').filter((c) => isOk(c.response) && c.response.channel === channel);
+  }
+
+  /** The first call, past or future, that matches; rejects after `timeoutMs`. */
+  waitFor(predicate: (call: RecordedCall) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<RecordedCall> {
+    return this.waitForRecord('call', () => this.calls.find(predicate), timeoutMs, 'a matching Web API call');
+  }
+
+  responsesFor(id: string): ResponsePost[] {
+    return this.responses.filter((r) => r.id === id);
+  }
+
+  /** How many 429 answers have been sent. */
+  get rateLimitedCount(): number {
+    return this.faults.rateLimitedCount;
+  }
+
+  // ── trouble on request ───────────────────────────────────────────────────────
+
+  /** Answer the next `calls` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
+  rateLimitNext(method: string, calls: number, retryAfterSec: number): void {
+    this.faults.rateLimitNext(method, calls, retryAfterSec);
+  }
+
+  /** Limit chat.postMessage to `perSecond` per channel (429 beyond it); undefined lifts the limit. */
+  enforcePerChannelRate(perSecond: number | undefined = 1): void {
+    this.faults.enforcePerChannelRate(perSecond);
+  }
+
+  /** Answer the next `calls` calls of `method` with `{ok:false, error}`. */
+  failNext(method: string, error: string, calls = 1): void {
+    this.faults.failNext(method, error, calls);
+  }
+
+  /** An outage: every HTTP request gets 503 until `down(false)`. Open sockets stay up. */
+  down(isDown: boolean): void {
+    this.faults.down(isDown);
+  }
+
+  // ── Socket Mode: Slack → app ─────────────────────────────────────────────────
+
+  get socketConnections(): number {
+    return this.link.connected;
+  }
+
+  /** Times at which the app opened a Socket Mode connection (a reconnect adds one). */
+  get socketConnectionsOpened(): Date[] {
+    return [...this.link.connectionsOpened];
+  }
+
+  /** A user types a slash command (by default in their DM with the app). */
+  async sendSlashCommand(input: SlashCommandInput, timeoutMs?: number): Promise<EnvelopeResult> {
+    const channel = input.channel_id ?? this.workspace.dmWith(input.user_id).id;
+    const { id, url } = this.newResponseUrl({ channel, user: input.user_id, uses: 0 });
+    const ack = await this.link.send('slash_commands', slashCommandPayload(this.team, { ...input, channel_id: channel }, url), timeoutMs);
+    return this.envelopeResult(ack, id, url);
+  }
+
+  /** A user clicks a button: in a message when `channel_id` is given, else in the Home tab. */
+  async sendBlockAction(input: BlockActionInput, timeoutMs?: number): Promise<EnvelopeResult> {
+    const response = input.channel_id === undefined
+      ? undefined
+      : this.newResponseUrl({ channel: input.channel_id, user: input.user_id, messageTs: input.message_ts, uses: 0 });
+    const payload = blockActionPayload(this.team, input, response?.url, this.now());
+    const ack = await this.link.send('interactive', payload, timeoutMs);
+    return this.envelopeResult(ack, response?.id, response?.url);
+  }
+
+  /** An Events API event (e.g. `{type:'app_home_opened', user, tab:'home'}`), wrapped as Slack does. */
+  sendEvent(event: Json, timeoutMs?: number): Promise<Json> {
+    return this.link.send('events_api', eventCallbackPayload(this.team, event, this.now()), timeoutMs);
+  }
+
+  /** Slack's `disconnect` message (`refresh_requested`, `warning`, `link_disabled`, …). */
+  disconnectSockets(reason = 'refresh_requested'): void {
+    this.link.disconnectAll(reason);
+  }
+
+  async close(): Promise<void> {
+    await this.link.close();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  // ── HTTP ─────────────────────────────────────────────────────────────────────
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', this.url).pathname;
+    const raw = await readBody(req);
+    if (path.startsWith('/api/')) return this.answerApi(path.slice('/api/'.length), req, raw, res);
+    if (path.startsWith('/respond/')) {
+      const outage = this.faults.outage();
+      if (outage) return send(res, outage.status, outage.body);
+      return this.answerResponseUrl(path.slice('/respond/'.length), raw, res);
+    }
+    send(res, 404, 'not_found');
+  }
+
+  private answerApi(method: string, req: IncomingMessage, raw: string, res: ServerResponse): void {
+    const parsed = parseApiArgs(raw, req.headers['content-type'], req.headers.authorization);
+    const args = 'args' in parsed ? parsed.args : {};
+    const { status, headers, body } = this.decideApi(method, parsed, args);
+    this.calls.push({ method, body: args, token: parsed.token, at: this.now(), status, response: body });
+    this.recorded.emit('call');
+    send(res, status, body, headers);
+  }
+
+  private decideApi(method: string, parsed: ReturnType<typeof parseApiArgs>, args: Json): { status: number; headers: Record<string, string>; body: Json | string } {
+    const outage = this.faults.outage();
+    if (outage) return outage;
+    const spec = METHODS[method];
+    if (!spec) return answer({ ok: false, error: 'unknown_method' });
+    const kind = this.tokenKind(parsed.token);
+    if (!parsed.token) return answer({ ok: false, error: 'not_authed' });
+    if (!kind) return answer({ ok: false, error: 'invalid_auth' });
+    const scopeHeader = { 'x-oauth-scopes': kind === 'bot' ? this.scopes.join(',') : 'connections:write' };
+    if (kind !== spec.token) return answer({ ok: false, error: 'not_allowed_token_type' }, scopeHeader);
+    if ('error' in parsed) return answer({ ok: false, error: parsed.error }, scopeHeader);
+    const channel = typeof args.channel === 'string' ? this.workspace.resolveChannel(args.channel)?.id : undefined;
+    const fault = this.faults.intercept(method, channel, this.now().getTime());
+    if (fault) return { ...fault, headers: { ...scopeHeader, ...fault.headers } };
+    const body = spec.answer({
+      args,
+      workspace: this.workspace,
+      now: this.now(),
+      appId: this.team.appId,
+      botId: this.botId,
+      openSocketUrl: () => this.link.issueUrl(this.url),
+    });
+    return answer(body, scopeHeader);
+  }
+
+  private tokenKind(token: string | undefined): TokenKind | undefined {
+    if (token === this.botToken) return 'bot';
+    if (token === this.appToken) return 'app';
+    return undefined;
+  }
+
+  /** A post to a response_url: recorded, checked like a message, and shown in the conversation. */
+  private answerResponseUrl(id: string, raw: string, res: ServerResponse): void {
+    const origin = this.origins.get(id);
+    let body: Json = {};
+    try {
+      body = raw.length > 0 ? (JSON.parse(raw) as Json) : {};
+    } catch {
+      return this.recordResponse(id, body, 400, 'invalid_payload', res);
+    }
+    // Slack's exact answer to a spent or unknown response_url is not documented; 404 is what Bolt sees as RespondError.
+    if (!origin || origin.uses >= RESPONSE_URL_USES) return this.recordResponse(id, body, 404, 'expired_url', res);
+    origin.uses += 1;
+    if (body.delete_original === true) {
+      const original = origin.messageTs ? this.workspace.find(origin.channel, origin.messageTs) : undefined;
+      if (original) this.workspace.remove(original);
+      return this.recordResponse(id, body, 200, 'ok', res);
+    }
+    const v = messageViolation(body);
+    if (v) return this.recordResponse(id, body, 400, v.error, res);
+    const original = body.replace_original === true && origin.messageTs ? this.workspace.find(origin.channel, origin.messageTs) : undefined;
+    const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
+    const text = typeof body.text === 'string' ? body.text : '';
+    if (original) {
+      Object.assign(original, { text, blocks, edited: true });
+    } else {
+      this.workspace.post({
+        channel: origin.channel,
+        ts: this.workspace.nextTs(this.now()),
+        text,
+        blocks,
+        visibleTo: body.response_type === 'in_channel' ? undefined : origin.user,
+        via: 'response_url',
+      });
+    }
+    this.recordResponse(id, body, 200, 'ok', res);
+  }
+
+  private recordResponse(id: string, body: Json, status: number, text: string, res: ServerResponse): void {
+    this.responses.push({ id, body, at: this.now(), status });
+    this.recorded.emit('response');
+    send(res, status, text);
+  }
+
+  private newResponseUrl(origin: ResponseOrigin): { id: string; url: string } {
+    const id = `r${this.origins.size + 1}`;
+    this.origins.set(id, origin);
+    return { id, url: `${this.url}/respond/${id}` };
+  }
+
+  private envelopeResult(ack: Json, responseId: string | undefined, responseUrl: string | undefined): EnvelopeResult {
+    let taken = 0;
+    return {
+      ack,
+      responseId,
+      responseUrl,
+      nextResponse: (timeoutMs = DEFAULT_WAIT_MS) => {
+        if (!responseId) return Promise.reject(new Error('simulated Slack: this interaction has no response_url'));
+        const index = taken++;
+        return this.waitForRecord('response', () => this.responsesFor(responseId)[index], timeoutMs, `response #${index + 1} to ${responseId}`);
+      },
+    };
+  }
+
+  private waitForRecord<T>(event: 'call' | 'response', find: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+    const found = find();
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const hit = find();
+        if (hit === undefined) return;
+        cleanup();
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`simulated Slack: no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.recorded.off(event, check);
+      };
+      this.recorded.on(event, check);
+    });
+  }
+}
+
+function answer(body: Json, headers: Record<string, string> = {}): { status: number; headers: Record<string, string>; body: Json } {
+  return { status: 200, headers, body };
+}
+
+function isOk(response: Json | string): response is Json {
+  return typeof response === 'object' && response.ok === true;
+}
+
+function send(res: ServerResponse, status: number, body: Json | string, headers: Record<string, string> = {}): void {
+  const isJson = typeof body === 'object';
+  res.writeHead(status, { 'content-type': isJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', ...headers });
+  res.end(isJson ? JSON.stringify(body) : body);
+}
