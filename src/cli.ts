@@ -4,6 +4,7 @@
  * `register(program)`; this file only lists them.
  */
 import { Command } from 'commander';
+import * as start from './commands/start.js';
 
 const program = new Command('runai-slack-bot')
   .description('Slack app for GPU clusters running NVIDIA Run:ai')
@@ -11,6 +12,7 @@ const program = new Command('runai-slack-bot')
 
 const commands: Array<{ register(program: Command): void }> = [
   // one line per command module
+  start,
 ];
 for (const command of commands) command.register(program);
 

@@ -1,0 +1,214 @@
+/**
+ * The composition root: builds every part from the validated config, starts them in order,
+ * stops them in reverse. No logic lives here; each loop and decision is in its module.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { LifecycleState } from './model.js';
+import { discoverWorkloadKinds, describeKubeError, type WorkloadKindRef } from './cluster/kinds.js';
+import { createClusterReader, type ClusterReader } from './cluster/reader.js';
+import { WorkloadWatcher } from './cluster/watcher.js';
+import { Notifier } from './notify/notifier.js';
+import { Outbox } from './notify/outbox.js';
+import { OwnerDirectory } from './notify/owners.js';
+import { WorkloadReconciler } from './notify/reconciler.js';
+import { isMutedFor } from './notify/mutes.js';
+import { Metrics } from './ops/metrics.js';
+import { opsCustomRoutes, opsHandlers, startOpsServer } from './ops/server.js';
+import { createSlackApp, type App } from './slack/app.js';
+import { SlackGateway } from './slack/client.js';
+import { registerListeners } from './slack/listeners.js';
+import { Store } from './store/sqlite.js';
+
+/** Failed and Stopped reach the owner (issue 2); other states are opt-in or separate alerts. */
+const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped']);
+
+export interface BotOptions {
+  config: Config;
+  log: Logger;
+  now?: () => Date;
+  /** Defaults to KUBECONFIG / in-cluster credentials. */
+  kubeConfig?: KubeConfig;
+}
+
+export interface Bot {
+  readonly store: Store;
+  readonly reconciler: WorkloadReconciler;
+  readonly notifier: Notifier;
+  readonly outbox: Outbox;
+  readonly metrics: Metrics;
+  readonly slack: App;
+  readonly reader: ClusterReader;
+  /** Port of the ops endpoints (/healthz, /readyz, /metrics), and of /slack/events in HTTP mode. */
+  readonly port: number;
+  ready(): boolean;
+  /** Resolves when every alert decided so far has been prepared and the outbox tried once. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kc = new KubeConfig();
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromDefault();
+  return kc;
+}
+
+export async function startBot(options: BotOptions): Promise<Bot> {
+  const { config, log } = options;
+  const now = options.now ?? (() => new Date());
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.secrets.kubeconfig);
+  const store = new Store(config.store.path);
+  const metrics = new Metrics({ defaultMetrics: true });
+  const reader = createClusterReader(kubeConfig);
+
+  let namespaceLabels = new Map<string, Record<string, string>>();
+  const normalize = (namespace: string) => ({ ownerKeys: config.owners.keys, namespaceLabels: namespaceLabels.get(namespace) });
+  const refreshNamespaces = async () => {
+    try {
+      namespaceLabels = await reader.namespaceLabels();
+    } catch (err) {
+      log.warn({ err: describeKubeError(err) }, 'cannot read namespace labels; projects fall back to pod labels and namespace names');
+    }
+  };
+
+  let watcher: WorkloadWatcher | undefined;
+  let slackConnected = false;
+  const handlers = opsHandlers(metrics, {
+    checks: () => ({
+      cluster: { ok: !!watcher?.synced, detail: watcher?.synced ? undefined : 'workload watch not synced yet' },
+      slack: { ok: slackConnected, detail: slackConnected ? undefined : 'not connected to Slack' },
+    }),
+  });
+
+  const slack = await createSlackApp({ config, log, customRoutes: config.slack.mode === 'http' ? opsCustomRoutes(handlers) : undefined });
+  const gateway = new SlackGateway(slack.client);
+  const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  const outbox = new Outbox({
+    store,
+    slack: gateway,
+    owners,
+    projectChannel: (project) => config.projects[project]?.channel,
+    fallbackChannel: config.slack.fallbackChannel,
+    isMuted: (userId, item) => isMutedFor(store, userId, item, now()),
+    log: log.child({ component: 'outbox' }),
+    now,
+    onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
+    onError: (kind) => metrics.slackErrors.inc({ kind }),
+  });
+  const notifier = new Notifier({
+    store,
+    outbox,
+    log: log.child({ component: 'notifier' }),
+    now,
+    uiUrl: config.runai.uiUrl,
+    enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
+    onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
+  });
+  const reconciler = new WorkloadReconciler({
+    store,
+    log: log.child({ component: 'reconciler' }),
+    now,
+    normalize,
+    alertStates: ALERT_STATES,
+    lookbackMs: config.cluster.lookbackHours * 3_600_000,
+    sink: notifier,
+    onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
+    onMalformed: () => metrics.malformed.inc(),
+  });
+
+  registerListeners(slack, { config, store, reconciler, reader, owners, log: log.child({ component: 'slack' }), now });
+  slack.error(async (err) => {
+    log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
+  });
+
+  let opsServer: Server | undefined;
+  let port = config.slack.port;
+  if (config.slack.mode === 'http') {
+    const server = (await slack.start(config.slack.port)) as Server;
+    port = (server.address() as AddressInfo).port;
+  } else {
+    await slack.start();
+    opsServer = await startOpsServer(config.ops.port ?? config.slack.port, handlers);
+    port = (opsServer.address() as AddressInfo).port;
+  }
+  slackConnected = true;
+  outbox.start();
+
+  await refreshNamespaces();
+  const kinds = await discoverWithRetry(kubeConfig, log);
+  watcher = new WorkloadWatcher({
+    kubeConfig,
+    kinds,
+    namespaces: config.cluster.namespaces,
+    mode: config.cluster.mode,
+    pollIntervalMs: config.cluster.pollIntervalSeconds * 1000,
+    resyncMs: config.cluster.resyncMinutes * 60_000,
+    handler: reconciler,
+    log: log.child({ component: 'watcher' }),
+  });
+  await watcher.start();
+  reconciler.markSynced();
+  const namespaceTimer = setInterval(() => void refreshNamespaces(), config.cluster.resyncMinutes * 60_000);
+  namespaceTimer.unref();
+  const gaugeTimer = setInterval(() => {
+    metrics.outboxDepth.set(store.outboxDepth());
+    metrics.kubeRequests.set(watcher!.stats.requests + reader.requests);
+    metrics.watchRestarts.set(watcher!.stats.watchRestarts);
+    metrics.kubeErrors.set(watcher!.stats.errors);
+    metrics.workloads.set(reconciler.workloads().length);
+  }, 5000);
+  gaugeTimer.unref();
+  log.info({ kinds: kinds.map((k) => `${k.plural}.${k.group}/${k.version}`), mode: config.cluster.mode, port }, 'runai-slack-bot started');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    store,
+    reconciler,
+    notifier,
+    outbox,
+    metrics,
+    slack,
+    reader,
+    port,
+    ready: () => !!watcher?.synced && slackConnected,
+    settle: async () => {
+      await notifier.idle();
+      await outbox.flush();
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        watcher?.stop();
+        clearInterval(namespaceTimer);
+        clearInterval(gaugeTimer);
+        // Finish what is being prepared and sent; what is left stays queued on disk.
+        await Promise.race([notifier.idle(), delay(5000)]);
+        await Promise.race([outbox.stop(), delay(3000)]);
+        await slack.stop().catch(() => undefined);
+        await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));
+        opsServer?.closeAllConnections();
+        store.close();
+        log.info('runai-slack-bot stopped');
+      })()),
+  };
+}
+
+/** The cluster may be briefly unreachable at start; keep asking, with capped backoff. */
+async function discoverWithRetry(kubeConfig: KubeConfig, log: Logger): Promise<WorkloadKindRef[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await discoverWorkloadKinds(kubeConfig);
+    } catch (err) {
+      const wait = Math.min(30_000, 1000 * 2 ** attempt);
+      log.error({ err: (err as Error).message, retryInMs: wait }, 'cannot discover Run:ai workload kinds');
+      await delay(wait);
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,237 @@
+/**
+ * Run:ai workload CR + its pods + its namespace's labels → our Workload value.
+ * Tolerant of every missing field (runai-reference marks much of the shape unconfirmed); only
+ * an object without a name, namespace or uid is refused, with a MalformedWorkloadError.
+ */
+import type { ContainerInfo, ContainerTermination, PodInfo, Workload } from '../model.js';
+import { isDegradedPhase, stateForPhase } from '../lifecycle/states.js';
+
+export class MalformedWorkloadError extends Error {
+  constructor(readonly objectName: string, reason: string) {
+    super(`malformed workload ${objectName}: ${reason}`);
+    this.name = 'MalformedWorkloadError';
+  }
+}
+
+/** Where Run:ai puts the owner, in the order we trust them (runai-reference §3). */
+export const DEFAULT_OWNER_KEYS = ['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user'];
+
+/** Pod labels that link a pod to its workload, most specific first (runai-reference §4). */
+export const POD_LINK_LABELS = ['workloadName', 'release', 'training.kubeflow.org/job-name'];
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+function at(root: unknown, path: string): unknown {
+  let cur: unknown = root;
+  for (const part of path.split('.')) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+/** Run:ai wraps most spec fields as {value: …}; accept both wrapped and plain. */
+function specValue(spec: unknown, field: string): string | undefined {
+  const v = isObj(spec) ? spec[field] : undefined;
+  if (isObj(v)) return scalar(v.value);
+  return scalar(v);
+}
+
+function scalar(v: unknown): string | undefined {
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return str(v);
+}
+
+function labels(obj: unknown, key: 'labels' | 'annotations'): Record<string, string> {
+  const m = at(obj, `metadata.${key}`);
+  if (!isObj(m)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export interface NormalizeOptions {
+  ownerKeys?: string[];
+  /** Labels of the workload's namespace (runai/queue names the project). */
+  namespaceLabels?: Record<string, string>;
+}
+
+/** The cheap identity of a raw watch object, for keys and log lines, before full validation. */
+export function objectRef(raw: unknown): { namespace?: string; name?: string; uid?: string; kind?: string } {
+  return {
+    namespace: str(at(raw, 'metadata.namespace')),
+    name: str(at(raw, 'metadata.name')),
+    uid: str(at(raw, 'metadata.uid')),
+    kind: str(at(raw, 'kind')),
+  };
+}
+
+export function normalizeWorkload(raw: unknown, pods: unknown[], options: NormalizeOptions = {}): Workload {
+  const ref = objectRef(raw);
+  const label = `${ref.kind ?? 'object'} ${ref.namespace ?? '?'}/${ref.name ?? '?'}`;
+  if (!isObj(raw)) throw new MalformedWorkloadError(label, 'not an object');
+  if (!ref.name) throw new MalformedWorkloadError(label, 'metadata.name is missing');
+  if (!ref.namespace) throw new MalformedWorkloadError(label, 'metadata.namespace is missing');
+  if (!ref.uid) throw new MalformedWorkloadError(label, 'metadata.uid is missing');
+  const status = raw.status;
+  if (status !== undefined && status !== null && !isObj(status)) throw new MalformedWorkloadError(label, 'status is not an object');
+  const spec = raw.spec;
+  if (spec !== undefined && spec !== null && !isObj(spec)) throw new MalformedWorkloadError(label, 'spec is not an object');
+
+  const podInfos = pods.flatMap((p) => {
+    const info = normalizePod(p);
+    return info ? [info] : [];
+  });
+  const phase = str(at(raw, 'status.phase'));
+  const crLabels = labels(raw, 'labels');
+  const firstPodLabels = pods.length ? labels(pods[0], 'labels') : {};
+
+  const project =
+    options.namespaceLabels?.['runai/queue'] ??
+    crLabels['project'] ??
+    firstPodLabels['project'] ??
+    ref.namespace.replace(/^runai-/, '');
+
+  const conditions = at(raw, 'status.conditions');
+  const latestCondition = Array.isArray(conditions)
+    ? conditions.filter(isObj).sort((a, b) => String(b.lastTransitionTime ?? '').localeCompare(String(a.lastTransitionTime ?? '')))[0]
+    : undefined;
+
+  return {
+    uid: ref.uid,
+    kind: ref.kind ?? 'Workload',
+    apiVersion: str(raw.apiVersion) ?? '',
+    name: ref.name,
+    namespace: ref.namespace,
+    project,
+    owner: ownerOf(raw, pods, options.ownerKeys ?? DEFAULT_OWNER_KEYS),
+    phase,
+    state: stateForPhase(phase) ?? inferStateFromPods(podInfos),
+    degraded: isDegradedPhase(phase) || undefined,
+    image: specValue(spec, 'image') ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
+    command: specValue(spec, 'command'),
+    arguments: specValue(spec, 'arguments'),
+    createdAt: str(at(raw, 'metadata.creationTimestamp')),
+    phaseChangedAt: str(latestCondition?.lastTransitionTime),
+    phaseMessage: str(at(raw, 'status.phaseMessage')) ?? str(latestCondition?.message),
+    pods: podInfos,
+    resourceVersion: str(at(raw, 'metadata.resourceVersion')),
+  };
+}
+
+/**
+ * Without a phase (a CR the operator has not touched yet, or a cluster whose CRs carry no
+ * status) the pods tell the story; with no pods either, the workload is waiting.
+ */
+function inferStateFromPods(pods: PodInfo[]): Workload['state'] {
+  if (pods.some((p) => p.phase === 'Failed')) return 'Failed';
+  if (pods.length && pods.every((p) => p.phase === 'Succeeded')) return 'Completed';
+  if (pods.some((p) => p.phase === 'Running')) return 'Running';
+  return 'Pending';
+}
+
+function ownerOf(raw: Obj, pods: unknown[], keys: string[]): string | undefined {
+  for (const key of keys) {
+    if (key.startsWith('pod.')) {
+      const [, kind, ...rest] = key.split('.');
+      const name = rest.join('.');
+      for (const pod of pods) {
+        const value = labels(pod, kind === 'labels' ? 'labels' : 'annotations')[name];
+        if (str(value)) return value.trim();
+      }
+    } else {
+      const value = scalar(at(raw, key));
+      if (value) return value.trim();
+    }
+  }
+  return undefined;
+}
+
+function termination(v: unknown): ContainerTermination | undefined {
+  if (!isObj(v)) return undefined;
+  const exitCode = typeof v.exitCode === 'number' ? v.exitCode : undefined;
+  return {
+    reason: str(v.reason),
+    exitCode,
+    signal: typeof v.signal === 'number' ? v.signal : undefined,
+    message: str(v.message),
+    startedAt: str(v.startedAt),
+    finishedAt: str(v.finishedAt),
+  };
+}
+
+function containerInfo(v: unknown, init: boolean, specImages: Map<string, string>): ContainerInfo | undefined {
+  if (!isObj(v) || !str(v.name)) return undefined;
+  const state = isObj(v.state) ? v.state : {};
+  const lastState = isObj(v.lastState) ? v.lastState : {};
+  const waiting = isObj(state.waiting) ? { reason: str(state.waiting.reason), message: str(state.waiting.message) } : undefined;
+  return {
+    name: v.name as string,
+    image: str(v.image) ?? specImages.get(v.name as string),
+    restartCount: typeof v.restartCount === 'number' ? v.restartCount : 0,
+    ready: v.ready === true,
+    waiting,
+    running: isObj(state.running) ? { startedAt: str(state.running.startedAt) } : undefined,
+    terminated: termination(state.terminated),
+    lastTerminated: termination(lastState.terminated),
+    init: init || undefined,
+  };
+}
+
+export function normalizePod(raw: unknown): PodInfo | undefined {
+  if (!isObj(raw)) return undefined;
+  const name = str(at(raw, 'metadata.name'));
+  const namespace = str(at(raw, 'metadata.namespace'));
+  if (!name || !namespace) return undefined;
+  const podLabels = labels(raw, 'labels');
+  const specImages = new Map<string, string>();
+  for (const list of ['containers', 'initContainers']) {
+    const cs = at(raw, `spec.${list}`);
+    if (Array.isArray(cs)) for (const c of cs) if (isObj(c) && str(c.name) && str(c.image)) specImages.set(c.name as string, c.image as string);
+  }
+  const statuses = (key: string, init: boolean) => {
+    const list = at(raw, `status.${key}`);
+    return Array.isArray(list) ? list.flatMap((c) => containerInfo(c, init, specImages) ?? []) : [];
+  };
+  let containers = [...statuses('initContainerStatuses', true), ...statuses('containerStatuses', false)];
+  if (!statuses('containerStatuses', false).length) {
+    // No status yet: list the spec's containers so logs can still be asked for by name.
+    const declared = at(raw, 'spec.containers');
+    if (Array.isArray(declared)) {
+      containers = [
+        ...containers,
+        ...declared.filter(isObj).flatMap((c) => (str(c.name) ? [{ name: c.name as string, image: str(c.image), restartCount: 0, ready: false }] : [])),
+      ];
+    }
+  }
+  const index = podLabels['training.kubeflow.org/replica-index'];
+  return {
+    name,
+    uid: str(at(raw, 'metadata.uid')),
+    namespace,
+    node: str(at(raw, 'spec.nodeName')),
+    phase: str(at(raw, 'status.phase')),
+    reason: str(at(raw, 'status.reason')),
+    message: str(at(raw, 'status.message')),
+    replicaType: podLabels['training.kubeflow.org/replica-type']?.toLowerCase(),
+    replicaIndex: index !== undefined && /^\d+$/.test(index) ? Number(index) : undefined,
+    createdAt: str(at(raw, 'metadata.creationTimestamp')),
+    containers,
+  };
+}
+
+/** The name a pod links to through its labels (the workload it belongs to), if any. */
+export function podWorkloadName(pod: unknown): string | undefined {
+  const podLabels = labels(pod, 'labels');
+  for (const key of POD_LINK_LABELS) if (podLabels[key]) return podLabels[key];
+  return undefined;
+}
+
+/** "worker 1", "master 0", or undefined for a single-pod workload. */
+export function rankLabel(pod: PodInfo): string | undefined {
+  if (!pod.replicaType) return undefined;
+  return pod.replicaIndex !== undefined ? `${pod.replicaType} ${pod.replicaIndex}` : pod.replicaType;
+}

@@ -1,0 +1,269 @@
+/**
+ * List + watch of the Run:ai workload kinds, in the shape of a Kubernetes reflector: list
+ * (paginated) → watch from the list's resourceVersion → on 410 Gone relist → on any other
+ * error rewatch with capped backoff → relist now and then anyway, to converge on anything
+ * missed. Poll mode lists on a timer instead, for clusters whose proxies cut long watches.
+ * Both modes feed the same handler; the handler owns all logic.
+ */
+import { CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { describeKubeError, type WorkloadKindRef } from './kinds.js';
+
+export interface WorkloadEventHandler {
+  upsert(raw: unknown, kind: WorkloadKindRef): void;
+  remove(raw: unknown, kind: WorkloadKindRef): void;
+  /** After each complete list: every uid the cluster has of that kind (in that scope). */
+  listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void;
+}
+
+export interface WatcherStats {
+  requests: number;
+  watchRestarts: number;
+  relists: number;
+  errors: number;
+}
+
+export interface WatcherOptions {
+  kubeConfig: KubeConfig;
+  kinds: WorkloadKindRef[];
+  /** Empty: all namespaces (one cluster-wide watch per kind). */
+  namespaces: string[];
+  mode: 'watch' | 'poll';
+  pollIntervalMs: number;
+  resyncMs: number;
+  handler: WorkloadEventHandler;
+  log: Logger;
+  stats?: WatcherStats;
+  pageSize?: number;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+/** Server-side watch timeout; jittered so many bots don't reconnect in step. */
+const WATCH_TIMEOUT_S = [240, 360] as const;
+
+export class WorkloadWatcher {
+  private readonly reflectors: Reflector[];
+  readonly stats: WatcherStats;
+
+  constructor(private readonly options: WatcherOptions) {
+    this.stats = options.stats ?? { requests: 0, watchRestarts: 0, relists: 0, errors: 0 };
+    const scopes = options.namespaces.length ? options.namespaces : [''];
+    this.reflectors = options.kinds.flatMap((kind) => scopes.map((ns) => new Reflector(kind, ns, options, this.stats)));
+  }
+
+  /** Starts every reflector; resolves once each has completed its first list. */
+  async start(): Promise<void> {
+    await Promise.all(this.reflectors.map((r) => r.start()));
+  }
+
+  get synced(): boolean {
+    return this.reflectors.every((r) => r.synced);
+  }
+
+  stop(): void {
+    for (const r of this.reflectors) r.stop();
+  }
+}
+
+class Reflector {
+  private readonly api: CustomObjectsApi;
+  private readonly watch: Watch;
+  private readonly log: Logger;
+  private resourceVersion = '';
+  private stopped = false;
+  private abort?: AbortController;
+  private timer?: NodeJS.Timeout;
+  private resyncTimer?: NodeJS.Timeout;
+  private failures = 0;
+  synced = false;
+
+  constructor(
+    private readonly kind: WorkloadKindRef,
+    private readonly namespace: string,
+    private readonly options: WatcherOptions,
+    private readonly stats: WatcherStats,
+  ) {
+    this.api = options.kubeConfig.makeApiClient(CustomObjectsApi);
+    this.watch = new Watch(options.kubeConfig);
+    this.log = options.log.child({ kind: kind.plural, namespace: namespace || '*' });
+  }
+
+  private get scope(): string {
+    return this.namespace || '*';
+  }
+
+  async start(): Promise<void> {
+    await this.listUntilDone();
+    if (this.stopped) return;
+    if (this.options.mode === 'poll') {
+      this.schedule(() => this.poll(), this.options.pollIntervalMs);
+    } else {
+      void this.startWatch();
+      this.resyncTimer = setInterval(() => void this.resync(), this.options.resyncMs);
+      this.resyncTimer.unref();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.resyncTimer);
+    this.abort?.abort();
+  }
+
+  /** The first list must succeed before the bot can act: retry it with backoff until it does. */
+  private async listUntilDone(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.list();
+        this.synced = true;
+        this.failures = 0;
+        return;
+      } catch (err) {
+        this.stats.errors++;
+        const delay = this.backoff();
+        this.log.error({ err: describeKubeError(err), retryInMs: delay }, 'listing workloads failed');
+        await new Promise((resolve) => (this.timer = setTimeout(resolve, delay)));
+      }
+    }
+  }
+
+  private async list(): Promise<void> {
+    const uids = new Set<string>();
+    let continueToken: string | undefined;
+    do {
+      this.stats.requests++;
+      const page = (await (this.namespace
+        ? this.api.listNamespacedCustomObject({
+            group: this.kind.group,
+            version: this.kind.version,
+            namespace: this.namespace,
+            plural: this.kind.plural,
+            limit: this.options.pageSize ?? 500,
+            _continue: continueToken,
+          })
+        : this.api.listClusterCustomObject({
+            group: this.kind.group,
+            version: this.kind.version,
+            plural: this.kind.plural,
+            limit: this.options.pageSize ?? 500,
+            _continue: continueToken,
+          }))) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
+      for (const item of page.items ?? []) {
+        const uid = (item as { metadata?: { uid?: string } })?.metadata?.uid;
+        if (uid) uids.add(uid);
+        this.deliver('upsert', item);
+      }
+      continueToken = page.metadata?.continue || undefined;
+      if (page.metadata?.resourceVersion) this.resourceVersion = page.metadata.resourceVersion;
+    } while (continueToken && !this.stopped);
+    this.options.handler.listed(this.kind, this.scope, uids);
+  }
+
+  /** The handler must never break the stream: a bad object is its problem, logged there. */
+  private deliver(type: 'upsert' | 'remove', item: unknown): void {
+    try {
+      if (type === 'upsert') this.options.handler.upsert(item, this.kind);
+      else this.options.handler.remove(item, this.kind);
+    } catch (err) {
+      this.stats.errors++;
+      this.log.error({ err: (err as Error).message }, 'handling a workload event failed');
+    }
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.list();
+      this.failures = 0;
+      this.schedule(() => this.poll(), this.options.pollIntervalMs);
+    } catch (err) {
+      this.stats.errors++;
+      const delay = Math.min(this.backoff(), this.options.pollIntervalMs);
+      this.log.warn({ err: describeKubeError(err), retryInMs: delay }, 'polling workloads failed');
+      this.schedule(() => this.poll(), delay);
+    }
+  }
+
+  private async resync(): Promise<void> {
+    if (this.stopped) return;
+    this.stats.relists++;
+    try {
+      await this.list();
+    } catch (err) {
+      this.stats.errors++;
+      this.log.warn({ err: describeKubeError(err) }, 'periodic relist failed; the watch goes on');
+    }
+  }
+
+  private async startWatch(): Promise<void> {
+    if (this.stopped) return;
+    const path = this.namespace
+      ? `/apis/${this.kind.group}/${this.kind.version}/namespaces/${encodeURIComponent(this.namespace)}/${this.kind.plural}`
+      : `/apis/${this.kind.group}/${this.kind.version}/${this.kind.plural}`;
+    const [min, max] = WATCH_TIMEOUT_S;
+    let gone = false;
+    this.stats.requests++;
+    try {
+      this.abort = await this.watch.watch(
+        path,
+        {
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds: min + Math.floor(Math.random() * (max - min)),
+        },
+        (type, object) => {
+          const rv = (object as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
+          if (type === 'ERROR') {
+            const code = (object as { code?: number })?.code;
+            if (code === 410) gone = true;
+            else this.log.warn({ code, message: (object as { message?: string })?.message }, 'watch error event');
+            return;
+          }
+          if (rv) this.resourceVersion = rv;
+          if (type === 'ADDED' || type === 'MODIFIED') this.deliver('upsert', object);
+          else if (type === 'DELETED') this.deliver('remove', object);
+          this.failures = 0;
+        },
+        (err) => void this.watchEnded(err, gone),
+      );
+    } catch (err) {
+      void this.watchEnded(err, gone);
+    }
+  }
+
+  private async watchEnded(err: unknown, gone: boolean): Promise<void> {
+    if (this.stopped) return;
+    this.stats.watchRestarts++;
+    const status = (err as { statusCode?: number; code?: number } | null)?.statusCode;
+    if (gone || status === 410) {
+      // Our resourceVersion is older than the server's history: list afresh, then watch again.
+      this.log.info('watch resourceVersion expired (410 Gone); relisting');
+      this.stats.relists++;
+      this.resourceVersion = '';
+      await this.listUntilDone();
+      void this.startWatch();
+      return;
+    }
+    if (err) {
+      this.stats.errors++;
+      const delay = this.backoff();
+      this.log.warn({ err: describeKubeError(err), retryInMs: delay }, 'watch failed; reconnecting');
+      this.schedule(() => this.startWatch(), delay);
+      return;
+    }
+    // A normal server-side close (timeoutSeconds): resume from where we were.
+    this.schedule(() => this.startWatch(), 0);
+  }
+
+  private backoff(): number {
+    this.failures++;
+    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(this.failures - 1, 10));
+    return Math.round(base / 2 + Math.random() * (base / 2));
+  }
+
+  private schedule(fn: () => Promise<void>, delay: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void fn(), delay);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The bot's configuration: one zod schema for the YAML file, plus the secrets that come only
+ * from the environment. Validated once at start; every problem names its key.
+ */
+import { readFileSync } from 'node:fs';
+import parseDurationMs from 'parse-duration';
+import YAML from 'yaml';
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION_PATTERN = /^\s*(\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*)+$/;
+
+/** "30m", "3d", "1h30m" → milliseconds. A bare number is refused: its unit would be a guess. */
+const duration = z
+  .union([z.string(), z.number()])
+  .transform((value, ctx) => {
+    const text = String(value);
+    const ms = DURATION_PATTERN.test(text) ? parseDurationMs(text) : null;
+    if (ms == null || !Number.isFinite(ms) || ms < 0) {
+      ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration; use e.g. 30s, 30m, 2h, 3d` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** "100MB", "64MiB", 1048576 → bytes. */
+const byteSize = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]i?b|b)\s*$/i.exec(String(value));
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a size; use e.g. 100MB or 64MiB` });
+    return z.NEVER;
+  }
+  return Math.round(Number(match[1]) * BYTE_UNITS[match[2].toLowerCase()]);
+});
+
+const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user ID such as U0123ABCD');
+const slackChannelId = z.string().regex(/^[CGD][A-Z0-9]{2,}$/, 'must be a Slack channel ID such as C0123ABCD');
+const slackUserGroupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'must be a Slack user group ID such as S0123ABCD');
+const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address');
+
+const projectSchema = z.strictObject({
+  channel: slackChannelId.optional(),
+  members: z.array(slackUserId).default([]),
+  userGroup: slackUserGroupId.optional(),
+  pendingAfter: duration.optional(),
+});
+
+const fileSchema = z.strictObject({
+  slack: z
+    .strictObject({
+      mode: z.enum(['socket', 'http']).default('socket'),
+      port: z.number().int().min(0).max(65535).default(3000),
+      fallbackChannel: slackChannelId.optional(),
+      opsChannel: slackChannelId.optional(),
+    })
+    .default({ mode: 'socket', port: 3000 }),
+  owners: z
+    .strictObject({
+      emailDomain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain such as example.org').optional(),
+      map: z.record(z.string(), z.union([slackUserId, email])).default({}),
+      /** Where the owner is read from, in order (runai-reference §3). */
+      keys: z
+        .array(z.string())
+        .default(['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user']),
+    })
+    .default({ map: {}, keys: ['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user'] }),
+  admins: z.array(slackUserId).default([]),
+  projects: z.record(z.string(), projectSchema).default({}),
+  cluster: z
+    .strictObject({
+      mode: z.enum(['watch', 'poll']).default('watch'),
+      pollIntervalSeconds: z.number().int().min(5).max(3600).default(30),
+      namespaces: z.array(z.string().min(1)).default([]),
+      lookbackHours: z.number().min(0).max(24 * 30).default(24),
+      /** Re-list everything this often even in watch mode, to converge on missed events. */
+      resyncMinutes: z.number().min(1).max(24 * 60).default(30),
+    })
+    .default({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24, resyncMinutes: 30 }),
+  store: z.strictObject({ path: z.string().min(1).default('./runai-slack-bot.db') }).default({ path: './runai-slack-bot.db' }),
+  alerts: z
+    .strictObject({
+      pendingAfter: duration.default(30 * 60_000),
+      initializingAfter: duration.default(15 * 60_000),
+      burstWindow: duration.default(30_000),
+      logTailLines: z.number().int().min(1).max(1000).default(15),
+    })
+    .default({ pendingAfter: 30 * 60_000, initializingAfter: 15 * 60_000, burstWindow: 30_000, logTailLines: 15 }),
+  maintenance: z
+    .strictObject({
+      feed: z.string().min(1),
+      channel: slackChannelId.optional(),
+      refreshCron: z.string().default('*/15 * * * *'),
+      remindBefore: z.array(duration).default([14 * 86_400_000, 7 * 86_400_000, 86_400_000, 2 * 3_600_000]),
+      notifyOwnersBefore: duration.default(86_400_000),
+      timezone: z.string().default('UTC'),
+      match: z
+        .strictObject({ summary: z.string().optional(), categories: z.array(z.string()).optional() })
+        .optional(),
+    })
+    .optional(),
+  cleanup: z
+    .strictObject({ after: duration.default(3 * 86_400_000), cron: z.string().default('0 9 * * 1') })
+    .default({ after: 3 * 86_400_000, cron: '0 9 * * 1' }),
+  archive: z
+    .strictObject({ dir: z.string().min(1), maxBytesPerContainer: byteSize.default(100_000_000) })
+    .optional(),
+  runai: z.strictObject({ uiUrl: z.url().optional() }).default({}),
+  ops: z.strictObject({ port: z.number().int().min(0).max(65535).optional() }).default({}),
+  log: z
+    .strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') })
+    .default({ level: 'info' }),
+});
+
+export type FileConfig = z.infer<typeof fileSchema>;
+export type ProjectConfig = z.infer<typeof projectSchema>;
+
+/** Secrets and endpoints: environment only, never the file (so they never sit in a ConfigMap). */
+export interface Secrets {
+  slackBotToken?: string;
+  slackAppToken?: string;
+  slackSigningSecret?: string;
+  slackApiUrl?: string;
+  kubeconfig?: string;
+}
+
+export interface Config extends FileConfig {
+  secrets: Secrets;
+}
+
+function formatIssuePath(path: PropertyKey[]): string {
+  return path.length ? path.map(String).join('.') : '(top level)';
+}
+
+/** Validates a parsed YAML document; throws ConfigError listing every problem with its key. */
+export function parseConfig(raw: unknown, env: Record<string, string | undefined> = {}): Config {
+  const result = fileSchema.safeParse(raw ?? {});
+  const problems: string[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) problems.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+      } else {
+        problems.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+      }
+    }
+    throw new ConfigError(problems);
+  }
+  const config: Config = { ...result.data, secrets: secretsFromEnv(env) };
+  problems.push(...crossChecks(config));
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
+  const value = (key: string) => (env[key]?.trim() ? env[key]!.trim() : undefined);
+  return {
+    slackBotToken: value('SLACK_BOT_TOKEN'),
+    slackAppToken: value('SLACK_APP_TOKEN'),
+    slackSigningSecret: value('SLACK_SIGNING_SECRET'),
+    slackApiUrl: value('SLACK_API_URL'),
+    kubeconfig: value('KUBECONFIG'),
+  };
+}
+
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.maintenance && !config.maintenance.channel) {
+    problems.push('maintenance.channel: required when maintenance.feed is set (where reminders are posted)');
+  }
+  if (config.maintenance) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: config.maintenance.timezone });
+    } catch {
+      problems.push(`maintenance.timezone: "${config.maintenance.timezone}" is not an IANA time zone such as Europe/Berlin`);
+    }
+  }
+  return problems;
+}
+
+/** Requirements that only matter when the bot actually connects to Slack (start, check). */
+export function slackSecretProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const { secrets } = config;
+  if (!secrets.slackBotToken) problems.push('SLACK_BOT_TOKEN: not set (the bot token, xoxb-…, from OAuth & Permissions)');
+  else if (!secrets.slackBotToken.startsWith('xoxb-')) problems.push('SLACK_BOT_TOKEN: must be a bot token starting with xoxb-');
+  if (config.slack.mode === 'socket') {
+    if (!secrets.slackAppToken) problems.push('SLACK_APP_TOKEN: not set; Socket Mode needs an app-level token (xapp-…) with connections:write, from Basic Information → App-Level Tokens');
+    else if (!secrets.slackAppToken.startsWith('xapp-')) problems.push('SLACK_APP_TOKEN: must be an app-level token starting with xapp-');
+  } else if (!secrets.slackSigningSecret) {
+    problems.push('SLACK_SIGNING_SECRET: not set; HTTP mode verifies every request with it (Basic Information → Signing Secret)');
+  }
+  return problems;
+}
+
+/** Reads the YAML file named by --config or RUNAI_BOT_CONFIG (none: defaults only). */
+export function loadConfig(path: string | undefined, env: Record<string, string | undefined>): Config {
+  const file = path ?? env.RUNAI_BOT_CONFIG;
+  if (!file) return parseConfig({}, env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`${file}: cannot read the config file (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+  }
+  let raw: unknown;
+  try {
+    // Plain YAML only: no custom tags, so a config file cannot construct objects.
+    raw = YAML.parse(text, { customTags: [], maxAliasCount: 100 });
+  } catch (err) {
+    throw new ConfigError([`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  if (raw !== null && raw !== undefined && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw new ConfigError([`${file}: must be a YAML mapping of sections (slack:, owners:, cluster:, …)`]);
+  }
+  return parseConfig(raw, env);
+}
+
+/** Pending threshold for a project: its own override, else the global one. */
+export function pendingAfterMs(config: FileConfig, project: string): number {
+  return config.projects[project]?.pendingAfter ?? config.alerts.pendingAfter;
+}

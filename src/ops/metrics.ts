@@ -1,0 +1,30 @@
+/**
+ * Prometheus metrics (prom-client), one registry per bot instance so tests and the demo can
+ * run several bots in one process.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly transitions = new Counter({ name: 'runai_bot_transitions_total', help: 'Workload state transitions seen', labelNames: ['from', 'to'], registers: [this.registry] });
+  readonly messagesSent = new Counter({ name: 'runai_bot_messages_sent_total', help: 'Slack messages sent, by kind', labelNames: ['kind'], registers: [this.registry] });
+  readonly slackCalls = new Counter({ name: 'runai_bot_slack_api_calls_total', help: 'Slack Web API calls made', labelNames: ['method'], registers: [this.registry] });
+  readonly slackErrors = new Counter({ name: 'runai_bot_slack_errors_total', help: 'Slack send failures, by kind (ratelimited = HTTP 429)', labelNames: ['kind'], registers: [this.registry] });
+  readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', registers: [this.registry] });
+  readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', registers: [this.registry] });
+  readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', registers: [this.registry] });
+  readonly malformed = new Counter({ name: 'runai_bot_malformed_workloads_total', help: 'Workload objects skipped as malformed', registers: [this.registry] });
+  readonly triageSeconds = new Histogram({
+    name: 'runai_bot_triage_seconds',
+    help: 'Time to enrich and triage a failed workload (pods, events, logs)',
+    labelNames: ['category'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly outboxDepth = new Gauge({ name: 'runai_bot_outbox_depth', help: 'Messages waiting to be sent', registers: [this.registry] });
+  readonly workloads = new Gauge({ name: 'runai_bot_workloads', help: 'Workloads in the watch cache', registers: [this.registry] });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+}

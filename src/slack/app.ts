@@ -1,0 +1,64 @@
+/**
+ * Bolt, in Socket Mode (default: no public URL needed next to an on-premise cluster) or HTTP
+ * mode (every request verified with the signing secret; Bolt answers 401 to a bad, stale or
+ * missing signature before any listener runs).
+ */
+import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+
+export { App };
+
+export interface SlackAppOptions {
+  config: Config;
+  log: Logger;
+  /** Health and metrics routes; served on slack.port by Bolt's HTTP receiver in HTTP mode. */
+  customRoutes?: CustomRoute[];
+  /** Retries for the Web API: the outbox retries on its own schedule, so keep this small. */
+  retries?: number;
+}
+
+export async function createSlackApp({ config, log, customRoutes, retries = 2 }: SlackAppOptions): Promise<App> {
+  const { secrets, slack } = config;
+  const socket = slack.mode === 'socket';
+  const app = new App({
+    token: secrets.slackBotToken,
+    ...(socket
+      ? { socketMode: true, appToken: secrets.slackAppToken, installerOptions: { port: slack.port } }
+      : { signingSecret: secrets.slackSigningSecret, port: slack.port, customRoutes }),
+    clientOptions: {
+      ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
+      // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).
+      retryConfig: { retries, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+      // 429s come back to the caller, which reschedules them (the outbox keeps them on disk).
+      rejectRateLimitedCalls: true,
+      timeout: 15_000,
+    },
+    logger: boltLogger(log.child({ component: 'bolt' })),
+    logLevel: LogLevel.WARN,
+    // auth.test runs in init(), where a bad token is a catchable error, not a crash.
+    deferInitialization: true,
+  });
+  await app.init();
+  return app;
+}
+
+function withTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** Bolt's logger interface over pino. Bolt logs request bodies only at debug; we stay at warn. */
+function boltLogger(log: Logger): BoltLogger {
+  let level: LogLevel = LogLevel.WARN;
+  return {
+    debug: (...msg: unknown[]) => log.debug(msg.map(String).join(' ')),
+    info: (...msg: unknown[]) => log.info(msg.map(String).join(' ')),
+    warn: (...msg: unknown[]) => log.warn(msg.map(String).join(' ')),
+    error: (...msg: unknown[]) => log.error(msg.map(String).join(' ')),
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The Web API calls the bot's core makes, over Bolt's WebClient, with Slack's errors turned
+ * into ones the core can act on: rate limited (retry after), transient (retry with backoff)
+ * or permanent (retrying cannot help).
+ */
+import type { WebClient } from '@slack/web-api';
+import { SlackSendError, type SlackPoster } from '../notify/outbox.js';
+import type { SlackDirectory } from '../notify/owners.js';
+
+const TRANSIENT_PLATFORM_ERRORS = new Set(['ratelimited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+
+export function toSlackSendError(err: unknown): SlackSendError {
+  const e = err as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; message?: string };
+  switch (e?.code) {
+    case 'slack_webapi_rate_limited_error':
+      return new SlackSendError('rate limited by Slack', false, Math.max(1, e.retryAfter ?? 1) * 1000, 'ratelimited');
+    case 'slack_webapi_platform_error': {
+      const code = e.data?.error ?? 'unknown_error';
+      return new SlackSendError(`Slack refused: ${code}`, !TRANSIENT_PLATFORM_ERRORS.has(code), undefined, code);
+    }
+    case 'slack_webapi_http_error':
+      return new SlackSendError(`Slack answered HTTP ${e.statusCode}`, false);
+    case 'slack_webapi_request_error':
+      return new SlackSendError('Slack could not be reached', false);
+    default:
+      return new SlackSendError(e?.message ?? String(err), false);
+  }
+}
+
+export class SlackGateway implements SlackPoster, SlackDirectory {
+  private readonly dmChannels = new Map<string, string>();
+
+  constructor(private readonly client: WebClient) {}
+
+  async openDm(userId: string): Promise<string> {
+    const cached = this.dmChannels.get(userId);
+    if (cached) return cached;
+    try {
+      const result = await this.client.conversations.open({ users: userId });
+      const id = result.channel?.id;
+      if (!id) throw new SlackSendError('conversations.open returned no channel', false);
+      this.dmChannels.set(userId, id);
+      return id;
+    } catch (err) {
+      throw err instanceof SlackSendError ? err : toSlackSendError(err);
+    }
+  }
+
+  async post(channel: string, message: { text: string; blocks?: unknown[] }): Promise<{ channel: string; ts?: string }> {
+    try {
+      const result = await this.client.chat.postMessage({
+        channel,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks as never } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return { channel: result.channel ?? channel, ts: result.ts };
+    } catch (err) {
+      throw toSlackSendError(err);
+    }
+  }
+
+  async lookupByEmail(email: string): Promise<string | undefined> {
+    try {
+      const result = await this.client.users.lookupByEmail({ email });
+      return result.user?.deleted ? undefined : result.user?.id;
+    } catch (err) {
+      const e = toSlackSendError(err);
+      if (e.slackError === 'users_not_found') return undefined;
+      throw e;
+    }
+  }
+
+  async emailOf(userId: string): Promise<string | undefined> {
+    try {
+      const result = await this.client.users.info({ user: userId });
+      return result.user?.profile?.email ?? undefined;
+    } catch (err) {
+      const e = toSlackSendError(err);
+      if (e.slackError === 'user_not_found') return undefined;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Block Kit for workload alerts. Pure: values in, a message out. Every message has a `text`
+ * fallback, stays inside Block Kit's limits, and shows cluster text only escaped (names) or
+ * redacted and escaped (log lines, by the triage module).
+ */
+import type { ContainerTermination, LifecycleState, Workload } from '../model.js';
+import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
+import { escapeForSlackCode, type TriageResult } from '../triage/index.js';
+import { ACTION } from './ids.js';
+import { escapeMrkdwn, inlineCode, plain, truncate } from './mrkdwn.js';
+
+export interface SlackMessage {
+  text: string;
+  blocks: Block[];
+}
+
+// Block Kit is a large union; the builders below only make well-formed blocks.
+export type Block = Record<string, unknown>;
+
+/** Limits from spec/slack-reference.md §3. */
+export const LIMITS = { sectionText: 3000, header: 150, blocks: 50, field: 2000, buttonText: 75 } as const;
+
+/** Where the failure happened: the pod and container whose log is quoted. */
+export interface FailureSite {
+  pod: string;
+  container?: string;
+  rank?: string;
+  node?: string;
+  termination?: ContainerTermination;
+  previous?: boolean;
+}
+
+export interface WorkloadAlert {
+  workload: Workload;
+  state: LifecycleState;
+  triage?: TriageResult;
+  site?: FailureSite;
+  /** Set when the message cannot reach the owner and lands in a channel instead. */
+  ownerNote?: string;
+  archivePath?: string;
+  uiUrl?: string;
+  /** Why the logs could not be read, when they could not. */
+  logProblem?: string;
+}
+
+const STATE_ICON: Record<LifecycleState, string> = {
+  Pending: ':hourglass_flowing_sand:',
+  Initializing: ':gear:',
+  Running: ':arrow_forward:',
+  Completed: ':white_check_mark:',
+  Failed: ':x:',
+  Stopped: ':double_vertical_bar:',
+  Deleted: ':wastebasket:',
+};
+
+export function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, LIMITS.sectionText) } };
+}
+
+export function header(text: string): Block {
+  return { type: 'header', text: plain(text, LIMITS.header) };
+}
+
+export function context(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, LIMITS.sectionText) }] };
+}
+
+export function fields(pairs: Array<[string, string | undefined]>): Block {
+  const present = pairs.filter((p): p is [string, string] => !!p[1]).slice(0, 10);
+  return {
+    type: 'section',
+    fields: present.map(([k, v]) => ({ type: 'mrkdwn', text: truncate(`*${k}*\n${v}`, LIMITS.field) })),
+  };
+}
+
+/** A code block of already redacted text, escaped for Slack and kept inside one section. */
+export function codeBlock(title: string, redactedText: string): Block {
+  const budget = LIMITS.sectionText - title.length - 10;
+  return section(`${title}\n\`\`\`${escapeForSlackCode(redactedText, budget) || ' '}\`\`\``);
+}
+
+/** Identifiers only: permission is checked again when the button is clicked. */
+export function workloadRef(w: Pick<Workload, 'namespace' | 'name' | 'uid'>): string {
+  return JSON.stringify({ ns: w.namespace, name: w.name, uid: w.uid });
+}
+
+export function describeTermination(t: ContainerTermination | undefined): string | undefined {
+  if (!t) return undefined;
+  const parts = [t.reason, t.exitCode !== undefined ? `exit code ${t.exitCode}` : undefined].filter(Boolean);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+export function runaiUiLink(uiUrl: string | undefined, w: Workload): string | undefined {
+  if (!uiUrl) return undefined;
+  const base = uiUrl.replace(/\/+$/, '');
+  return `${base}/workloads?search=${encodeURIComponent(w.name)}&project=${encodeURIComponent(w.project)}`;
+}
+
+function alertButtons(alert: WorkloadAlert): Block {
+  const ref = workloadRef(alert.workload);
+  const elements: Block[] = [
+    { type: 'button', action_id: ACTION.showLog, text: plain('Show more of the log', LIMITS.buttonText), value: ref },
+    { type: 'button', action_id: ACTION.muteWorkload, text: plain('Mute this workload', LIMITS.buttonText), value: ref },
+    {
+      type: 'button',
+      action_id: ACTION.muteProject,
+      text: plain(`Mute ${alert.workload.project} for a day`, LIMITS.buttonText),
+      value: JSON.stringify({ project: alert.workload.project, ns: alert.workload.namespace, name: alert.workload.name, uid: alert.workload.uid }),
+    },
+  ];
+  const link = runaiUiLink(alert.uiUrl, alert.workload);
+  if (link) elements.push({ type: 'button', action_id: ACTION.openInRunai, text: plain('Open in Run:ai', LIMITS.buttonText), url: link });
+  return { type: 'actions', elements };
+}
+
+function siteLabel(site: FailureSite | undefined, source?: { pod?: string; container?: string; rank?: string }): string {
+  const pod = source?.pod ?? site?.pod;
+  const container = source?.container ?? site?.container;
+  const rank = source?.rank ?? site?.rank;
+  const parts = [rank, pod && `pod ${pod}`, container && `container ${container}`].filter(Boolean) as string[];
+  return parts.length ? ` (${escapeMrkdwn(parts.join(', '))})` : '';
+}
+
+/** The DM for a Failed or Stopped workload (and any other settled state). */
+export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
+  const { workload: w, state, triage, site } = alert;
+  const guide = GUIDE[state];
+  const verb = state === 'Failed' ? 'failed' : state === 'Stopped' ? 'was stopped' : `is ${state}`;
+  const blocks: Block[] = [header(`${w.name} ${verb}`.slice(0, LIMITS.header))];
+  if (alert.ownerNote) blocks.push(context(alert.ownerNote));
+  blocks.push(
+    section(`${STATE_ICON[state]} Your ${escapeMrkdwn(w.kind)} *${escapeMrkdwn(w.name)}* in project *${escapeMrkdwn(w.project)}* is *${state}*: ${guide.meaning}.`),
+    fields([
+      ['Workload', inlineCode(`${w.namespace}/${w.name}`)],
+      ['Project', escapeMrkdwn(w.project)],
+      ['Kind', escapeMrkdwn(w.kind)],
+      ['Run:ai phase', w.phase ? escapeMrkdwn(w.phase) : undefined],
+      ['Termination', describeTermination(site?.termination)],
+      ['Node', site?.node ? escapeMrkdwn(site.node) : undefined],
+      ['Image', w.image ? inlineCode(w.image, 300) : undefined],
+      ['Command', w.command || w.arguments ? inlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
+    ]),
+  );
+  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 500))}`));
+
+  if (triage?.firstError) {
+    const fe = triage.firstError;
+    blocks.push(codeBlock(`*First relevant error*${siteLabel(site, fe.source)}, log line ${fe.lineNumber}:`, fe.line));
+  } else if (state === 'Failed' && triage) {
+    blocks.push(section(`*No error line found in the log*${siteLabel(site)}; the category comes from the container's termination state.`));
+  }
+  if (triage?.snippet) blocks.push(codeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, triage.snippet));
+  if (alert.logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(alert.logProblem)}`));
+
+  blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
+  if (state === 'Failed' && triage) {
+    const retry = triage.transient
+      ? `:repeat: *A plain retry makes sense.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.retryTransient}`
+      : `:wrench: *Do not just retry.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.fixApplication}`;
+    blocks.push(section(`${retry}\n${escapeMrkdwn(triage.advice)}`));
+  }
+  if (alert.archivePath) blocks.push(context(`Full logs saved to ${inlineCode(alert.archivePath, 400)}`));
+  blocks.push(context(SAFE_RECOVERY.oneChange));
+  blocks.push(alertButtons(alert));
+
+  return { text: alertFallbackText(alert), blocks };
+}
+
+export function alertFallbackText(alert: WorkloadAlert): string {
+  const { workload: w, state, triage } = alert;
+  const head = `${w.kind} ${w.name} (project ${w.project}) is ${state}: ${GUIDE[state].meaning}.`;
+  const error = triage?.firstError ? ` First error: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
+  return escapeMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
+}

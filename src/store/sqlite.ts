@@ -1,0 +1,351 @@
+/**
+ * The bot's memory, in one SQLite file: what it has told whom (the ledger), what it still has
+ * to send (the outbox), what it last saw of each workload, people's mutes and settings, and
+ * the last good maintenance feed. Everything that must survive a restart lives here.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** Ordered schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE ledger (
+     key TEXT PRIMARY KEY,           -- what was said, e.g. wl:<uid>:Failed or mw:<window>:1d
+     recipient TEXT NOT NULL,        -- Slack user or channel it went to
+     channel TEXT,                   -- conversation it was posted in
+     ts TEXT,                        -- message timestamp, for chat.update
+     sent_at TEXT NOT NULL
+   );
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     key TEXT NOT NULL UNIQUE,       -- same key as the ledger entry it becomes
+     kind TEXT NOT NULL,             -- failure, stopped, pending, maintenance, …
+     target TEXT NOT NULL,           -- JSON: {type:'owner',owner} | {type:'channel',channel} | {type:'user',user}
+     payload TEXT NOT NULL,          -- JSON: {text, blocks}
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at TEXT NOT NULL,
+     last_error TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE workloads (
+     uid TEXT PRIMARY KEY,
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     project TEXT NOT NULL,
+     owner TEXT,
+     kind TEXT NOT NULL,
+     state TEXT NOT NULL,
+     state_since TEXT NOT NULL,
+     snapshot TEXT NOT NULL,         -- JSON of the normalised Workload
+     deleted_at TEXT
+   );
+   CREATE INDEX workloads_owner ON workloads(owner);
+   CREATE TABLE slack_users (
+     owner TEXT PRIMARY KEY,
+     user_id TEXT,                   -- NULL: looked up and not found
+     looked_up_at TEXT NOT NULL
+   );
+   CREATE TABLE mutes (
+     user_id TEXT NOT NULL,
+     scope TEXT NOT NULL,            -- workload:<ns>/<name> | project:<name>
+     until TEXT,                     -- NULL: until unmuted
+     PRIMARY KEY (user_id, scope)
+   );
+   CREATE TABLE settings (
+     user_id TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );
+   CREATE TABLE feed_cache (
+     url TEXT PRIMARY KEY,
+     body TEXT NOT NULL,
+     etag TEXT,
+     last_modified TEXT,
+     fetched_at TEXT NOT NULL
+   );
+   CREATE TABLE windows_known (
+     key TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );`,
+];
+
+export interface LedgerEntry {
+  key: string;
+  recipient: string;
+  channel?: string;
+  ts?: string;
+  sentAt: string;
+}
+
+export type OutboxTarget =
+  | { type: 'owner'; owner: string; project: string; workload?: string }
+  | { type: 'channel'; channel: string }
+  | { type: 'user'; user: string };
+
+export interface OutboxItem {
+  id: number;
+  key: string;
+  kind: string;
+  target: OutboxTarget;
+  payload: { text: string; blocks?: unknown[] };
+  attempts: number;
+  nextAttemptAt: string;
+  lastError?: string;
+  createdAt: string;
+}
+
+export interface StoredWorkload {
+  uid: string;
+  namespace: string;
+  name: string;
+  project: string;
+  owner?: string;
+  kind: string;
+  state: string;
+  stateSince: string;
+  snapshot: string;
+  deletedAt?: string;
+}
+
+export class Store {
+  readonly db: Database.Database;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    for (let i = version; i < MIGRATIONS.length; i++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[i]);
+        this.db.pragma(`user_version = ${i + 1}`);
+      })();
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ── ledger ────────────────────────────────────────────────────────────────────────────────
+
+  wasSent(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM ledger WHERE key = ?').get(key) !== undefined;
+  }
+
+  ledgerEntry(key: string): LedgerEntry | undefined {
+    const row = this.db.prepare('SELECT key, recipient, channel, ts, sent_at FROM ledger WHERE key = ?').get(key) as
+      | { key: string; recipient: string; channel: string | null; ts: string | null; sent_at: string }
+      | undefined;
+    return row && { key: row.key, recipient: row.recipient, channel: row.channel ?? undefined, ts: row.ts ?? undefined, sentAt: row.sent_at };
+  }
+
+  ledgerKeys(prefix: string): Set<string> {
+    const rows = this.db.prepare("SELECT key FROM ledger WHERE key LIKE ? ESCAPE '\\'").all(`${escapeLike(prefix)}%`) as { key: string }[];
+    return new Set(rows.map((r) => r.key));
+  }
+
+  recordSent(entry: LedgerEntry): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO ledger (key, recipient, channel, ts, sent_at) VALUES (?, ?, ?, ?, ?)')
+      .run(entry.key, entry.recipient, entry.channel ?? null, entry.ts ?? null, entry.sentAt);
+  }
+
+  /** Recent alerts that went to a user, newest first (Home tab). */
+  recentAlertsFor(recipient: string, limit: number): LedgerEntry[] {
+    const rows = this.db
+      .prepare('SELECT key, recipient, channel, ts, sent_at FROM ledger WHERE recipient = ? ORDER BY sent_at DESC LIMIT ?')
+      .all(recipient, limit) as { key: string; recipient: string; channel: string | null; ts: string | null; sent_at: string }[];
+    return rows.map((row) => ({ key: row.key, recipient: row.recipient, channel: row.channel ?? undefined, ts: row.ts ?? undefined, sentAt: row.sent_at }));
+  }
+
+  // ── outbox ────────────────────────────────────────────────────────────────────────────────
+
+  /** Queues a message unless the same key is queued or already sent. Returns whether it was queued. */
+  enqueue(item: { key: string; kind: string; target: OutboxTarget; payload: OutboxItem['payload'] }, now: Date): boolean {
+    return this.db.transaction(() => {
+      if (this.wasSent(item.key)) return false;
+      const result = this.db
+        .prepare(
+          'INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), now.toISOString(), now.toISOString());
+      return result.changes > 0;
+    })();
+  }
+
+  isQueued(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined;
+  }
+
+  dueOutbox(now: Date, limit = 100): OutboxItem[] {
+    const rows = this.db
+      .prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY id LIMIT ?')
+      .all(now.toISOString(), limit) as Record<string, unknown>[];
+    return rows.map(rowToOutboxItem);
+  }
+
+  allOutbox(): OutboxItem[] {
+    return (this.db.prepare('SELECT * FROM outbox ORDER BY id').all() as Record<string, unknown>[]).map(rowToOutboxItem);
+  }
+
+  outboxDepth(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+  }
+
+  /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
+  completeOutbox(id: number, entry: LedgerEntry): void {
+    this.db.transaction(() => {
+      this.recordSent(entry);
+      this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+    })();
+  }
+
+  retryOutboxLater(id: number, nextAttemptAt: Date, error: string): void {
+    this.db
+      .prepare('UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?')
+      .run(nextAttemptAt.toISOString(), error.slice(0, 500), id);
+  }
+
+  dropOutbox(id: number): void {
+    this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+  }
+
+  // ── workloads ─────────────────────────────────────────────────────────────────────────────
+
+  getWorkload(uid: string): StoredWorkload | undefined {
+    const row = this.db.prepare('SELECT * FROM workloads WHERE uid = ?').get(uid) as Record<string, unknown> | undefined;
+    return row && rowToWorkload(row);
+  }
+
+  allWorkloads(): StoredWorkload[] {
+    return (this.db.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
+  }
+
+  workloadsOf(owner: string): StoredWorkload[] {
+    return (
+      this.db.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
+    ).map(rowToWorkload);
+  }
+
+  putWorkload(w: StoredWorkload): void {
+    this.db
+      .prepare(
+        `INSERT INTO workloads (uid, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+         VALUES (@uid, @namespace, @name, @project, @owner, @kind, @state, @stateSince, @snapshot, @deletedAt)
+         ON CONFLICT(uid) DO UPDATE SET namespace=@namespace, name=@name, project=@project, owner=@owner, kind=@kind,
+           state=@state, state_since=@stateSince, snapshot=@snapshot, deleted_at=@deletedAt`,
+      )
+      .run({ ...w, owner: w.owner ?? null, deletedAt: w.deletedAt ?? null });
+  }
+
+  /** Forgets workloads deleted long ago, so the table does not grow for ever. */
+  pruneDeletedWorkloads(before: Date): number {
+    return this.db.prepare('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes;
+  }
+
+  // ── Slack identities ──────────────────────────────────────────────────────────────────────
+
+  cachedSlackUser(owner: string): { userId: string | null; lookedUpAt: string } | undefined {
+    const row = this.db.prepare('SELECT user_id, looked_up_at FROM slack_users WHERE owner = ?').get(owner) as
+      | { user_id: string | null; looked_up_at: string }
+      | undefined;
+    return row && { userId: row.user_id, lookedUpAt: row.looked_up_at };
+  }
+
+  cacheSlackUser(owner: string, userId: string | null, at: Date): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO slack_users (owner, user_id, looked_up_at) VALUES (?, ?, ?)')
+      .run(owner, userId, at.toISOString());
+  }
+
+  // ── mutes and settings ────────────────────────────────────────────────────────────────────
+
+  mute(userId: string, scope: string, until: Date | undefined): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO mutes (user_id, scope, until) VALUES (?, ?, ?)')
+      .run(userId, scope, until?.toISOString() ?? null);
+  }
+
+  unmute(userId: string, scope: string): boolean {
+    return this.db.prepare('DELETE FROM mutes WHERE user_id = ? AND scope = ?').run(userId, scope).changes > 0;
+  }
+
+  activeMutes(userId: string, now: Date): { scope: string; until?: string }[] {
+    const rows = this.db
+      .prepare('SELECT scope, until FROM mutes WHERE user_id = ? AND (until IS NULL OR until > ?) ORDER BY scope')
+      .all(userId, now.toISOString()) as { scope: string; until: string | null }[];
+    return rows.map((r) => ({ scope: r.scope, until: r.until ?? undefined }));
+  }
+
+  getSettings<T>(userId: string): T | undefined {
+    const row = this.db.prepare('SELECT json FROM settings WHERE user_id = ?').get(userId) as { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as T) : undefined;
+  }
+
+  putSettings(userId: string, value: unknown): void {
+    this.db.prepare('INSERT OR REPLACE INTO settings (user_id, json) VALUES (?, ?)').run(userId, JSON.stringify(value));
+  }
+
+  // ── maintenance feed ──────────────────────────────────────────────────────────────────────
+
+  getFeedCache(url: string): { body: string; etag?: string; lastModified?: string; fetchedAt: string } | undefined {
+    const row = this.db.prepare('SELECT body, etag, last_modified, fetched_at FROM feed_cache WHERE url = ?').get(url) as
+      | { body: string; etag: string | null; last_modified: string | null; fetched_at: string }
+      | undefined;
+    return row && { body: row.body, etag: row.etag ?? undefined, lastModified: row.last_modified ?? undefined, fetchedAt: row.fetched_at };
+  }
+
+  putFeedCache(url: string, entry: { body: string; etag?: string; lastModified?: string; fetchedAt: string }): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO feed_cache (url, body, etag, last_modified, fetched_at) VALUES (?, ?, ?, ?, ?)')
+      .run(url, entry.body, entry.etag ?? null, entry.lastModified ?? null, entry.fetchedAt);
+  }
+
+  knownWindows(): Map<string, unknown> {
+    const rows = this.db.prepare('SELECT key, json FROM windows_known').all() as { key: string; json: string }[];
+    return new Map(rows.map((r) => [r.key, JSON.parse(r.json)]));
+  }
+
+  rememberWindow(key: string, value: unknown): void {
+    this.db.prepare('INSERT OR REPLACE INTO windows_known (key, json) VALUES (?, ?)').run(key, JSON.stringify(value));
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function rowToOutboxItem(row: Record<string, unknown>): OutboxItem {
+  return {
+    id: row.id as number,
+    key: row.key as string,
+    kind: row.kind as string,
+    target: JSON.parse(row.target as string) as OutboxTarget,
+    payload: JSON.parse(row.payload as string) as OutboxItem['payload'],
+    attempts: row.attempts as number,
+    nextAttemptAt: row.next_attempt_at as string,
+    lastError: (row.last_error as string | null) ?? undefined,
+    createdAt: row.created_at as string,
+  };
+}
+
+function rowToWorkload(row: Record<string, unknown>): StoredWorkload {
+  return {
+    uid: row.uid as string,
+    namespace: row.namespace as string,
+    name: row.name as string,
+    project: row.project as string,
+    owner: (row.owner as string | null) ?? undefined,
+    kind: row.kind as string,
+    state: row.state as string,
+    stateSince: row.state_since as string,
+    snapshot: row.snapshot as string,
+    deletedAt: (row.deleted_at as string | null) ?? undefined,
+  };
+}
