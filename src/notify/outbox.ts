@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { OutboxItem, Store } from '../store/sqlite.js';
-import { context, type Block } from '../slack/messages.js';
+import { context, type Block } from '../slack/blocks.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
 import type { OwnerDirectory } from './owners.js';
 

@@ -8,17 +8,9 @@ import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import { escapeForSlackCode, type TriageResult } from '../triage/index.js';
 import { ACTION } from './ids.js';
 import { escapeMrkdwn, inlineCode, plain, truncate } from './mrkdwn.js';
+import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
 
-export interface SlackMessage {
-  text: string;
-  blocks: Block[];
-}
-
-// Block Kit is a large union; the builders below only make well-formed blocks.
-export type Block = Record<string, unknown>;
-
-/** Limits from spec/slack-reference.md §3. */
-export const LIMITS = { sectionText: 3000, header: 150, blocks: 50, field: 2000, buttonText: 75 } as const;
+export { context, fields, header, LIMITS, section, type Block, type SlackMessage };
 
 /** Where the failure happened: the pod and container whose log is quoted. */
 export interface FailureSite {
@@ -52,26 +44,6 @@ const STATE_ICON: Record<LifecycleState, string> = {
   Stopped: ':double_vertical_bar:',
   Deleted: ':wastebasket:',
 };
-
-export function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, LIMITS.sectionText) } };
-}
-
-export function header(text: string): Block {
-  return { type: 'header', text: plain(text, LIMITS.header) };
-}
-
-export function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, LIMITS.sectionText) }] };
-}
-
-export function fields(pairs: Array<[string, string | undefined]>): Block {
-  const present = pairs.filter((p): p is [string, string] => !!p[1]).slice(0, 10);
-  return {
-    type: 'section',
-    fields: present.map(([k, v]) => ({ type: 'mrkdwn', text: truncate(`*${k}*\n${v}`, LIMITS.field) })),
-  };
-}
 
 /** A code block of already redacted text, escaped for Slack and kept inside one section. */
 export function codeBlock(title: string, redactedText: string): Block {
