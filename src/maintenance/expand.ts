@@ -1,0 +1,193 @@
+/**
+ * A series → its occurrences inside [from, to), with the ical.js 2.2.1 recurrence quirks
+ * worked around (ical-reference §2.3–2.5): iterate from DTSTART (iterator(start) re-anchors the
+ * rule), count DTSTART as an instance, map RDATE periods to their start, drop RDATEs that repeat
+ * an RRULE instance, read the cancelled status of an override, bound the work.
+ */
+import ICAL from 'ical.js';
+import type { Series } from './series.js';
+import { wallTimeToEpochMs } from './timezones.js';
+import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
+
+type Event = InstanceType<typeof ICAL.Event>;
+type Time = InstanceType<typeof ICAL.Time>;
+type Period = InstanceType<typeof ICAL.Period>;
+type Component = InstanceType<typeof ICAL.Component>;
+
+export interface ExpandContext {
+  /** Zone for floating and all-day values: the site's, not the server's. */
+  siteZone: string;
+  fromMs: number;
+  toMs: number;
+  /** Hard cap on recurrence steps per series: an unbounded rule must not hang the bot. */
+  maxIterations: number;
+  problems: string[];
+}
+
+const STATUS: Readonly<Record<string, WindowStatus>> = {
+  CANCELLED: 'cancelled',
+  TENTATIVE: 'tentative',
+  CONFIRMED: 'confirmed',
+};
+
+function statusOf(component: Component): WindowStatus {
+  const raw = component.getFirstPropertyValue('status');
+  return STATUS[String(raw ?? '').trim().toUpperCase()] ?? 'confirmed';
+}
+
+/** The instant of an ical.js time; floating and DATE values are read in the site zone. */
+export function instantMs(time: Time, siteZone: string): number {
+  if (time.isDate || time.zone === ICAL.Timezone.localTimezone) {
+    const wall = time.isDate
+      ? { year: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0 }
+      : time;
+    return wallTimeToEpochMs(wall, siteZone);
+  }
+  return time.toUnixTime() * 1000;
+}
+
+/** Text as posted: ical.js unescapes \, \; \n but keeps an invalid \" literally. */
+function text(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const cleaned = value.replace(/\\(["'])/g, '$1').trim();
+  return cleaned || undefined;
+}
+
+function toWindow(
+  uid: string,
+  slotMs: number,
+  source: Event,
+  start: Time,
+  end: Time,
+  status: WindowStatus,
+  ctx: ExpandContext,
+): MaintenanceWindow {
+  const startMs = instantMs(start, ctx.siteZone);
+  // A DTEND before its DTSTART occurs in the wild (ical-reference §2.5): clamp to zero length.
+  const endMs = Math.max(startMs, instantMs(end, ctx.siteZone));
+  const occurrenceStart = new Date(slotMs).toISOString();
+  return {
+    uid,
+    occurrenceStart,
+    key: windowKey(uid, occurrenceStart),
+    summary: text(source.summary) ?? '(untitled maintenance)',
+    description: text(source.description),
+    location: text(source.location),
+    start: new Date(startMs),
+    end: new Date(endMs),
+    allDay: start.isDate,
+    status,
+    sequence: Number(source.sequence ?? 0) || 0,
+  };
+}
+
+function overlaps(w: MaintenanceWindow, ctx: ExpandContext): boolean {
+  const start = w.start.getTime();
+  const end = w.end.getTime();
+  return start < ctx.toMs && (end > ctx.fromMs || start >= ctx.fromMs);
+}
+
+function isExcluded(master: Component, time: Time, siteZone: string): boolean {
+  for (const property of master.getAllProperties('exdate')) {
+    for (const value of property.getValues()) {
+      if (!(value instanceof ICAL.Time)) continue;
+      const same = value.isDate
+        ? value.year === time.year && value.month === time.month && value.day === time.day
+        : instantMs(value, siteZone) === instantMs(time, siteZone);
+      if (same) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * EXDATEs labelled with another TZID than DTSTART's, by wall-clock time. Outlook writes DTSTART
+ * with a Windows display name and EXDATE with an IANA name for the same local time
+ * (windows-quoted-tz-rrule.ics); once both zones resolve, the instants no longer match, but the
+ * producer meant those days.
+ */
+function exdatesByWallClock(master: Component): Set<string> {
+  const startZone = master.getFirstProperty('dtstart')?.getParameter('tzid');
+  const walls = new Set<string>();
+  for (const property of master.getAllProperties('exdate')) {
+    const zone = property.getParameter('tzid');
+    if (!zone || zone === startZone) continue;
+    for (const value of property.getValues()) if (value instanceof ICAL.Time) walls.add(value.toString());
+  }
+  return walls;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function singleEvent(uid: string, component: Component, ctx: ExpandContext): MaintenanceWindow[] {
+  const event = new ICAL.Event(component, { exceptions: [] });
+  if (!event.startDate) throw new Error('it has no DTSTART');
+  const slot = event.recurrenceId ?? event.startDate;
+  const window = toWindow(
+    uid, instantMs(slot, ctx.siteZone), event, event.startDate, event.endDate, statusOf(component), ctx,
+  );
+  return overlaps(window, ctx) ? [window] : [];
+}
+
+function recurringEvent(series: Series & { master: Component }, ctx: ExpandContext): MaintenanceWindow[] {
+  const { uid, master } = series;
+  const event = new ICAL.Event(master, { exceptions: series.overrides });
+  const seriesCancelled = statusOf(master) === 'cancelled';
+  const seen = new Set<number>();
+  const excludedWalls = exdatesByWallClock(master);
+  const windows: MaintenanceWindow[] = [];
+
+  const consider = (slot: Time, period?: Period) => {
+    const slotMs = instantMs(slot, ctx.siteZone);
+    if (seen.has(slotMs)) return; // an RDATE equal to an RRULE instance is yielded twice
+    seen.add(slotMs);
+    if (excludedWalls.has(slot.toString())) return;
+    const details = event.getOccurrenceDetails(slot);
+    // details.item is the override when there is one, else the master itself.
+    const source = (details.item as Event | undefined) ?? event;
+    const end = source === event && period ? period.getEnd() : details.endDate;
+    const status = seriesCancelled ? 'cancelled' : statusOf(source.component);
+    const window = toWindow(uid, slotMs, source, details.startDate, end, status, ctx);
+    if (overlaps(window, ctx)) windows.push(window);
+  };
+
+  // RFC 5545 counts DTSTART as the first instance; ical.js drops it with RDATE-only events and
+  // when it does not match the RRULE (ical-reference §2.3).
+  if (!isExcluded(master, event.startDate, ctx.siteZone)) consider(event.startDate);
+
+  const iterator = event.iterator();
+  let steps = 0;
+  try {
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      if (++steps > ctx.maxIterations) {
+        ctx.problems.push(`stopped expanding UID ${uid} after ${ctx.maxIterations} occurrences`);
+        break;
+      }
+      const period = next instanceof ICAL.Period ? next : undefined;
+      const slot = period ? period.start : (next as Time);
+      if (instantMs(slot, ctx.siteZone) >= ctx.toMs) break;
+      consider(slot, period);
+    }
+  } catch (err) {
+    ctx.problems.push(`stopped expanding UID ${uid}: ${errorText(err)}`);
+  }
+
+  // An override can move an instance from beyond the range into it.
+  for (const exception of Object.values(event.exceptions)) {
+    const slot = exception.recurrenceId;
+    if (slot && instantMs(slot, ctx.siteZone) >= ctx.toMs) consider(slot);
+  }
+  return windows;
+}
+
+/** The occurrences of one series that overlap [from, to). Throws when the event is unreadable. */
+export function windowsOfSeries(series: Series, ctx: ExpandContext): MaintenanceWindow[] {
+  const { master } = series;
+  if (!master) return series.overrides.flatMap((o) => singleEvent(series.uid, o, ctx));
+  const start = master.getFirstPropertyValue('dtstart');
+  if (!(start instanceof ICAL.Time)) throw new Error('it has no readable DTSTART');
+  const recurring = master.hasProperty('rrule') || master.hasProperty('rdate');
+  return recurring ? recurringEvent({ ...series, master }, ctx) : singleEvent(series.uid, master, ctx);
+}
