@@ -372,7 +372,7 @@ export class SlackSimulator {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`simulated Slack: no ${what} within ${timeoutMs} ms`));
+        reject(new Error(`simulated Slack: waited ${timeoutMs} ms for ${what}`));
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
