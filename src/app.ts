@@ -15,7 +15,7 @@ import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
-import { isMutedFor } from './notify/mutes.js';
+import { deliveryFor } from './notify/mutes.js';
 import { Metrics } from './ops/metrics.js';
 import { opsCustomRoutes, opsHandlers, startOpsServer } from './ops/server.js';
 import { createSlackApp, type App } from './slack/app.js';
@@ -93,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     owners,
     projectChannel: (project) => config.projects[project]?.channel,
     fallbackChannel: config.slack.fallbackChannel,
-    isMuted: (userId, item) => isMutedFor(store, userId, item, now()),
+    delivery: (userId, item) => deliveryFor(store, userId, item, now()),
     log: log.child({ component: 'outbox' }),
     now,
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),

@@ -1,17 +1,29 @@
 /**
- * Mutes: a person can silence one workload or a whole project, for a while or until they
- * unmute. Checked when a message is about to be sent, since only then is the person known.
+ * Whether a message may go to a person now: their mutes (one workload or a whole project, for
+ * a while or until unmuted) and their settings (opt-ins, quiet hours). Checked when the message
+ * is about to be sent, since only then is the person known.
  */
 import type { OutboxItem, Store } from '../store/sqlite.js';
+import { quietUntil, settingsOf } from './settings.js';
 
 export const muteScope = {
   workload: (namespace: string, name: string) => `workload:${namespace}/${name}`,
   project: (project: string) => `project:${project}`,
 };
 
-export function isMutedFor(store: Store, userId: string, item: OutboxItem, now: Date): boolean {
-  if (item.target.type !== 'owner') return false;
+/** Kinds of owner message a person can opt out of (or must opt in to) in their settings. */
+const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pending' } as const;
+
+export type Delivery = { action: 'send' } | { action: 'drop'; why: string } | { action: 'defer'; until: Date };
+
+export function deliveryFor(store: Store, userId: string, item: OutboxItem, now: Date): Delivery {
+  if (item.target.type !== 'owner') return { action: 'send' };
   const scopes = new Set(store.activeMutes(userId, now).map((m) => m.scope));
-  if (scopes.has(muteScope.project(item.target.project))) return true;
-  return !!item.target.workload && scopes.has(`workload:${item.target.workload}`);
+  if (scopes.has(muteScope.project(item.target.project))) return { action: 'drop', why: 'project muted' };
+  if (item.target.workload && scopes.has(`workload:${item.target.workload}`)) return { action: 'drop', why: 'workload muted' };
+  const settings = settingsOf(store, userId);
+  const optIn = OPT_IN[item.kind as keyof typeof OPT_IN];
+  if (optIn && !settings[optIn]) return { action: 'drop', why: `${optIn} messages turned off in settings` };
+  const until = quietUntil(settings.quietHours, now);
+  return until ? { action: 'defer', until } : { action: 'send' };
 }

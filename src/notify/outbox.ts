@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { OutboxItem, Store } from '../store/sqlite.js';
 import { context, type Block } from '../slack/blocks.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
+import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
 
 /** The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). */
@@ -36,8 +37,8 @@ export interface OutboxOptions {
   /** Channel for a project's workloads whose owner has no Slack user. */
   projectChannel(project: string): string | undefined;
   fallbackChannel?: string;
-  /** Whether a Slack user has muted this message's workload or project. */
-  isMuted(userId: string, item: OutboxItem): boolean;
+  /** Whether this message may go to this person now (mutes, settings, quiet hours). */
+  delivery(userId: string, item: OutboxItem): Delivery;
   log: Logger;
   now(): Date;
   onSent?(item: OutboxItem): void;
@@ -123,9 +124,15 @@ export class Outbox {
     } else {
       const userId = target.type === 'user' ? target.user : await owners.slackUserFor(target.owner);
       if (userId) {
-        if (this.options.isMuted(userId, item)) {
+        const delivery = this.options.delivery(userId, item);
+        if (delivery.action === 'drop') {
+          // Recorded as handled, so it is not decided and queued again.
           store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() });
-          log.info({ key: item.key }, 'not sent: the recipient muted it');
+          log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
+          return;
+        }
+        if (delivery.action === 'defer') {
+          store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false);
           return;
         }
         recipient = userId;

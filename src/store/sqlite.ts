@@ -206,10 +206,11 @@ export class Store {
     })();
   }
 
-  retryOutboxLater(id: number, nextAttemptAt: Date, error: string): void {
+  /** Reschedules an item; `failed: false` (a deliberate wait) does not count as an attempt. */
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed = true): void {
     this.db
-      .prepare('UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?')
-      .run(nextAttemptAt.toISOString(), error.slice(0, 500), id);
+      .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
+      .run(failed ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), id);
   }
 
   dropOutbox(id: number): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
-import { isMutedFor, muteScope } from '../../src/notify/mutes.js';
+import { deliveryFor, muteScope } from '../../src/notify/mutes.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { Store } from '../../src/store/sqlite.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
@@ -33,7 +33,7 @@ describe('outbox', () => {
       owners,
       projectChannel: (p) => (p === 'nlp' ? 'C0NLP' : undefined),
       fallbackChannel: 'C0FALLBACK',
-      isMuted: (user, item) => isMutedFor(store, user, item, clock),
+      delivery: (user, item) => deliveryFor(store, user, item, clock),
       log: captured.log,
       now: () => clock,
     });
@@ -119,5 +119,28 @@ describe('outbox', () => {
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
     expect(store.wasSent('wl:10:Failed')).toBe(true);
+  });
+
+  it('holds a message during the recipient\'s quiet hours and sends it when they end', async () => {
+    store.putSettings(ALICE.id, { quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+    clock = new Date('2026-11-29T23:30:00Z');
+    enqueue('wl:11:Failed', 'alice');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(store.allOutbox()[0]).toMatchObject({ attempts: 0, nextAttemptAt: '2026-11-30T07:00:00.000Z' });
+    clock = new Date('2026-11-30T07:00:01Z');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+  });
+
+  it('sends Completed notices only to people who opted in', async () => {
+    const completed = (key: string, owner: string) =>
+      store.enqueue({ key, kind: 'completed', target: { type: 'owner', owner, project: 'vision' }, payload: message }, clock);
+    store.putSettings(BOB.id, { completed: true });
+    completed('wl:12:Completed', 'alice');
+    completed('wl:13:Completed', 'bobby');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(slack.messagesTo(BOB.id)).toHaveLength(1);
   });
 });
