@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Json } from './slack-methods.js';
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
@@ -28,7 +28,7 @@ export class SocketModeLink {
   private readonly awaitingAck = new Map<string, { resolve(ack: Json): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private envelopeCount = 0;
 
-  constructor(private readonly appId: string) {}
+  constructor(private readonly appId: string, private readonly onConnection: () => void) {}
 
   /** A fresh ticket URL, as apps.connections.open hands out. */
   issueUrl(origin: string): string {
@@ -49,12 +49,12 @@ export class SocketModeLink {
   }
 
   get connected(): number {
-    return this.sockets.size;
+    return this.openSockets().length;
   }
 
   /** Sends an envelope to one open connection and resolves with the app's ack payload. */
   send(type: EnvelopeType, payload: Json, timeoutMs = ACK_DEADLINE_MS): Promise<Json> {
-    const socket = [...this.sockets].at(-1);
+    const socket = this.openSockets().at(-1);
     if (!socket) return Promise.reject(new Error('simulated Slack: no Socket Mode connection is open'));
     this.envelopeCount += 1;
     const envelope_id = `env-${this.envelopeCount}-${randomUUID().slice(0, 8)}`;
@@ -91,6 +91,11 @@ export class SocketModeLink {
     this.wss.close();
   }
 
+  /** Connections that can take an envelope; one being closed by a disconnect cannot. */
+  private openSockets(): WebSocket[] {
+    return [...this.sockets].filter((s) => s.readyState === WebSocket.OPEN);
+  }
+
   private accept(ws: WebSocket): void {
     this.sockets.add(ws);
     this.connectionsOpened.push(new Date());
@@ -102,6 +107,7 @@ export class SocketModeLink {
       connection_info: { app_id: this.appId },
       debug_info: { host: 'simulated-slack', approximate_connection_time: 18060 },
     }));
+    this.onConnection();
   }
 
   private receive(text: string): void {

@@ -108,7 +108,7 @@ export class SlackSimulator {
     this.now = options.now ?? (() => new Date());
     this.team = { teamId: options.teamId ?? 'TSIM', appId: options.appId ?? 'ASIMAPP', botUserId: options.botUserId ?? 'USIMBOT' };
     this.workspace = new SlackWorkspace(this.team.teamId, this.team.botUserId);
-    this.link = new SocketModeLink(this.team.appId);
+    this.link = new SocketModeLink(this.team.appId, () => this.recorded.emit('socket'));
     this.recorded.setMaxListeners(0);
     this.server.on('upgrade', (req, socket, head) => this.link.upgrade(req, socket, head));
   }
@@ -206,6 +206,12 @@ export class SlackSimulator {
   /** Times at which the app opened a Socket Mode connection (a reconnect adds one). */
   get socketConnectionsOpened(): Date[] {
     return [...this.link.connectionsOpened];
+  }
+
+  /** Resolves once the app has opened `count` Socket Mode connections in all (a reconnect counts). */
+  waitForSocketConnections(count: number, timeoutMs = DEFAULT_WAIT_MS): Promise<number> {
+    const reached = () => (this.link.connectionsOpened.length >= count ? this.link.connectionsOpened.length : undefined);
+    return this.waitForRecord('socket', reached, timeoutMs, `${count} Socket Mode connections`);
   }
 
   /** A user types a slash command (by default in their DM with the app). */
@@ -360,7 +366,7 @@ export class SlackSimulator {
     };
   }
 
-  private waitForRecord<T>(event: 'call' | 'response', find: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  private waitForRecord<T>(event: 'call' | 'response' | 'socket', find: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
     const found = find();
     if (found !== undefined) return Promise.resolve(found);
     return new Promise<T>((resolve, reject) => {
