@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
+import { RUNAI_GROUP, WORKLOAD_PLURALS } from '../../src/cluster/kinds.js';
 import { parseConfig } from '../../src/config.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,11 +17,8 @@ const TOKENS_SECRET = 'runai-slack-bot-tokens';
 
 /** Exactly what the bot reads; anything more in the ClusterRole is a finding. */
 const EXPECTED_RULES = [
-  {
-    apiGroups: ['run.ai'],
-    resources: ['trainingworkloads', 'interactiveworkloads', 'distributedworkloads', 'inferenceworkloads'],
-    verbs: ['get', 'list', 'watch'],
-  },
+  // Every kind the watcher may watch, so a cluster serving one of them never answers 403.
+  { apiGroups: [RUNAI_GROUP], resources: [...WORKLOAD_PLURALS], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['scheduling.run.ai'], resources: ['podgroups'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['pods', 'events', 'namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
@@ -80,7 +78,7 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(one('Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
   });
 
-  it('grants exactly get/list/watch on the four workload kinds, podgroups, pods, events and namespaces, and get on pods/log', () => {
+  it('grants exactly get/list/watch on the watched workload kinds, podgroups, pods, events and namespaces, and get on pods/log', () => {
     expect(one('ClusterRole').rules).toEqual(EXPECTED_RULES);
   });
 
@@ -188,7 +186,9 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     const config = parseConfig(raw, {});
     expect(config.store.path.startsWith(`${STORE_DIR}/`)).toBe(true);
     expect(config.archive?.dir.startsWith(`${STORE_DIR}/`)).toBe(true);
-    expect(config.ops.port ?? config.slack.port).toBe(3000);
+    // Socket Mode serves health and metrics on ops.port, HTTP mode on slack.port: both must be
+    // the probed container port, so switching slack.mode keeps the probes working.
+    expect([config.slack.port, config.ops.port]).toEqual([3000, 3000]);
   });
 
   it('exposes port 3000 to Prometheus through a ClusterIP Service selecting the pod', () => {
