@@ -44,7 +44,7 @@ async function eventually<T>(check: () => T, attempts = 200): Promise<T> {
 
 interface WatchedEvent { type: string; object: KubernetesObject & { code?: number; status?: { phase?: string } } }
 
-async function startWatch(kc: KubeConfig, path: string, query: Record<string, unknown> = {}) {
+async function startWatch(kc: KubeConfig, path: string, query: Record<string, string | number | boolean | undefined> = {}) {
   const events: WatchedEvent[] = [];
   let ended: unknown = 'open';
   const request = await new Watch(kc).watch(path, query, (type, object) => events.push({ type, object }), (err) => {
