@@ -43,19 +43,18 @@ function render(): K8sObject[] {
 
 describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
   let objects: K8sObject[];
-  let byKind: (kind: string) => K8sObject[];
-  let one: (kind: string) => K8sObject;
   let pod: K8sObject;
   let container: K8sObject;
 
+  /** The one rendered object of a kind (fails when there are none or several). */
+  const one = (kind: string): K8sObject => {
+    const found = objects.filter((o) => o.kind === kind);
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+
   beforeAll(() => {
     objects = render();
-    byKind = (kind) => objects.filter((o) => o.kind === kind);
-    one = (kind) => {
-      const found = byKind(kind);
-      expect(found).toHaveLength(1);
-      return found[0];
-    };
     pod = one('Deployment').spec.template.spec;
     expect(pod.containers).toHaveLength(1);
     container = pod.containers[0];
