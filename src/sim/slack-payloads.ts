@@ -39,7 +39,8 @@ const VERIFICATION_TOKEN = 'simulated-verification-token';
 
 const triggerId = () => `${Date.now()}.${randomUUID().slice(0, 8)}`;
 
-export function slashCommandPayload(team: Team, input: SlashCommandInput & { channel_id: string }, responseUrl: string): Json {
+/** Every field is a string: HTTP mode posts them as a form. */
+export function slashCommandPayload(team: Team, input: SlashCommandInput & { channel_id: string }, responseUrl: string): Record<string, string> {
   return {
     token: VERIFICATION_TOKEN,
     team_id: team.teamId,

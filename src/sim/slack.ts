@@ -65,8 +65,7 @@ export interface ResponsePost {
 /** What a slash command or button click got back: the ack, and the replies sent later. */
 export interface EnvelopeResult {
   ack: Json;
-  /** The response_url handed to the app; absent for Home tab buttons. */
-  responseUrl?: string;
+  /** Names the response_url handed to the app (see `responsesFor`); absent for Home tab buttons. */
   responseId?: string;
   /** Resolves with the next post to this response_url (the first, then the second, …). */
   nextResponse(timeoutMs?: number): Promise<ResponsePost>;
@@ -170,6 +169,11 @@ export class SlackSimulator {
     return this.responses.filter((r) => r.id === id);
   }
 
+  /** The `index`-th post (from 0) to response_url `id`, past or future. */
+  waitForResponse(id: string, index = 0, timeoutMs = DEFAULT_WAIT_MS): Promise<ResponsePost> {
+    return this.waitForRecord('response', () => this.responsesFor(id)[index], timeoutMs, `response #${index + 1} to ${id}`);
+  }
+
   /** How many 429 answers have been sent. */
   get rateLimitedCount(): number {
     return this.faults.rateLimitedCount;
@@ -216,25 +220,43 @@ export class SlackSimulator {
 
   /** A user types a slash command (by default in their DM with the app). */
   async sendSlashCommand(input: SlashCommandInput, timeoutMs?: number): Promise<EnvelopeResult> {
-    const channel = input.channel_id ?? this.workspace.dmWith(input.user_id).id;
-    const { id, url } = this.newResponseUrl({ channel, user: input.user_id, uses: 0 });
-    const ack = await this.link.send('slash_commands', slashCommandPayload(this.team, { ...input, channel_id: channel }, url), timeoutMs);
-    return this.envelopeResult(ack, id, url);
+    const { command, responseId } = this.commandRequest(input);
+    const ack = await this.link.send('slash_commands', command, timeoutMs);
+    return this.envelopeResult(ack, responseId);
   }
 
   /** A user clicks a button: in a message when `channel_id` is given, else in the Home tab. */
   async sendBlockAction(input: BlockActionInput, timeoutMs?: number): Promise<EnvelopeResult> {
-    const response = input.channel_id === undefined
-      ? undefined
-      : this.newResponseUrl({ channel: input.channel_id, user: input.user_id, messageTs: input.message_ts, uses: 0 });
-    const payload = blockActionPayload(this.team, input, response?.url, this.now());
-    const ack = await this.link.send('interactive', payload, timeoutMs);
-    return this.envelopeResult(ack, response?.id, response?.url);
+    const { interaction, responseId } = this.interactionRequest(input);
+    const ack = await this.link.send('interactive', interaction, timeoutMs);
+    return this.envelopeResult(ack, responseId);
   }
 
   /** An Events API event (e.g. `{type:'app_home_opened', user, tab:'home'}`), wrapped as Slack does. */
   sendEvent(event: Json, timeoutMs?: number): Promise<Json> {
-    return this.link.send('events_api', eventCallbackPayload(this.team, event, this.now()), timeoutMs);
+    return this.link.send('events_api', this.eventRequest(event).event, timeoutMs);
+  }
+
+  // ── HTTP mode: the same payloads, for `signedRequest(url, body, secret)` ─────
+
+  /** A slash command as Slack posts it (form fields), with a response_url on this simulation. */
+  commandRequest(input: SlashCommandInput): { command: Record<string, string>; responseId: string } {
+    const channel = input.channel_id ?? this.workspace.dmWith(input.user_id).id;
+    const { id, url } = this.newResponseUrl({ channel, user: input.user_id, uses: 0 });
+    return { command: slashCommandPayload(this.team, { ...input, channel_id: channel }, url), responseId: id };
+  }
+
+  /** A block_actions interaction as Slack posts it (`payload=` form field). */
+  interactionRequest(input: BlockActionInput): { interaction: Json; responseId?: string } {
+    const response = input.channel_id === undefined
+      ? undefined
+      : this.newResponseUrl({ channel: input.channel_id, user: input.user_id, messageTs: input.message_ts, uses: 0 });
+    return { interaction: blockActionPayload(this.team, input, response?.url, this.now()), responseId: response?.id };
+  }
+
+  /** An Events API callback as Slack posts it (JSON). */
+  eventRequest(event: Json): { event: Json } {
+    return { event: eventCallbackPayload(this.team, event, this.now()) };
   }
 
   /** Slack's `disconnect` message (`refresh_requested`, `warning`, `link_disabled`, …). */
@@ -352,16 +374,14 @@ export class SlackSimulator {
     return { id, url: `${this.url}/respond/${id}` };
   }
 
-  private envelopeResult(ack: Json, responseId: string | undefined, responseUrl: string | undefined): EnvelopeResult {
+  private envelopeResult(ack: Json, responseId: string | undefined): EnvelopeResult {
     let taken = 0;
     return {
       ack,
       responseId,
-      responseUrl,
       nextResponse: (timeoutMs = DEFAULT_WAIT_MS) => {
         if (!responseId) return Promise.reject(new Error('simulated Slack: this interaction has no response_url'));
-        const index = taken++;
-        return this.waitForRecord('response', () => this.responsesFor(responseId)[index], timeoutMs, `response #${index + 1} to ${responseId}`);
+        return this.waitForResponse(responseId, taken++, timeoutMs);
       },
     };
   }

@@ -146,16 +146,21 @@ describe('simulated Slack requests to the real Bolt app in HTTP mode', () => {
   let app: App;
   let eventsUrl: string;
   const commandsSeen: string[] = [];
-  const command = (text: string) => ({
-    command: { command: '/runai', text, user_id: ALICE.id, channel_id: 'D0ALICE', team_id: 'TSIM', response_url: 'http://127.0.0.1:1/unused', trigger_id: 't' },
-  });
+  const command = (text: string) => slack.commandRequest({ user_id: ALICE.id, command: '/runai', text });
 
   beforeAll(async () => {
     slack = await startFakeSlack();
     app = new App(httpModeOptions(slack, signingSecret));
-    app.command('/runai', async ({ command: cmd, ack }) => {
+    app.command('/runai', async ({ command: cmd, ack, respond }) => {
       commandsSeen.push(cmd.text);
       await ack(`seen ${cmd.text}`);
+      await respond({ text: `later: ${cmd.text}` });
+    });
+    app.action('retry', async ({ ack }) => {
+      await ack();
+    });
+    app.event('app_home_opened', async ({ event, client }) => {
+      await client.views.publish({ user_id: event.user, view: { type: 'home', blocks: [section('Over HTTP')] } });
     });
     const server = (await app.start(0)) as Server;
     eventsUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
@@ -166,10 +171,24 @@ describe('simulated Slack requests to the real Bolt app in HTTP mode', () => {
     await slack.close();
   });
 
-  it('accepts a correctly signed slash command', async () => {
-    const response = await signedRequest(eventsUrl, command('signed'), signingSecret);
+  it('accepts a correctly signed slash command, and its respond() reaches the simulation', async () => {
+    const request = command('signed');
+    const response = await signedRequest(eventsUrl, request, signingSecret);
+    expect([response.status, response.body]).toEqual([200, 'seen signed']);
+    const reply = await slack.waitForResponse(request.responseId);
+    expect(reply.body).toMatchObject({ text: 'later: signed' });
+  });
+
+  it('accepts a correctly signed button click posted as a payload= form', async () => {
+    const { interaction } = slack.interactionRequest({ user_id: ALICE.id, action_id: 'retry', value: 'train-1', channel_id: 'D0ALICE' });
+    expect((await signedRequest(eventsUrl, { interaction }, signingSecret)).status).toBe(200);
+  });
+
+  it('accepts a correctly signed JSON event, and the listener publishes the Home tab', async () => {
+    const response = await signedRequest(eventsUrl, slack.eventRequest({ type: 'app_home_opened', user: ALICE.id, tab: 'home' }), signingSecret);
     expect(response.status).toBe(200);
-    expect(response.body).toBe('seen signed');
+    const publish = await slack.waitFor((c) => c.method === 'views.publish');
+    expect(publish.body.view).toEqual({ type: 'home', blocks: [section('Over HTTP')] });
   });
 
   it.each([
