@@ -12,7 +12,6 @@
 import { EventEmitter, once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messageViolation } from './slack-block-rules.js';
 import { SlackFaults } from './slack-faults.js';
 import { METHODS, type Json, type TokenKind } from './slack-methods.js';
 import {
@@ -24,12 +23,14 @@ import {
   type Team,
 } from './slack-payloads.js';
 import { parseApiArgs, readBody } from './slack-request.js';
+import { ResponseUrls, type ResponsePost } from './slack-response-urls.js';
 import { SocketModeLink } from './slack-socket.js';
 import { SlackWorkspace, type SlackChannel, type SlackUser } from './slack-workspace.js';
 
 export type { Json } from './slack-methods.js';
 export type { SlackUser, SlackChannel, PostedMessage, HomeView } from './slack-workspace.js';
 export type { BlockActionInput, SlashCommandInput } from './slack-payloads.js';
+export type { ResponsePost } from './slack-response-urls.js';
 
 export interface SlackSimulatorOptions {
   botToken?: string;
@@ -54,14 +55,6 @@ export interface RecordedCall {
   response: Json | string;
 }
 
-/** One post to a response_url (what Bolt's `respond()` sends). */
-export interface ResponsePost {
-  id: string;
-  body: Json;
-  at: Date;
-  status: number;
-}
-
 /** What a slash command or button click got back: the ack, and the replies sent later. */
 export interface EnvelopeResult {
   ack: Json;
@@ -71,16 +64,7 @@ export interface EnvelopeResult {
   nextResponse(timeoutMs?: number): Promise<ResponsePost>;
 }
 
-interface ResponseOrigin {
-  channel: string;
-  user: string;
-  messageTs?: string;
-  uses: number;
-}
-
 export const DEFAULT_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email', 'commands', 'usergroups:read', 'channels:read'];
-/** Slack lets a response_url be used 5 times (within 30 minutes). */
-const RESPONSE_URL_USES = 5;
 const DEFAULT_WAIT_MS = 5000;
 
 export class SlackSimulator {
@@ -88,14 +72,13 @@ export class SlackSimulator {
   readonly appToken: string;
   readonly workspace: SlackWorkspace;
   readonly calls: RecordedCall[] = [];
-  readonly responses: ResponsePost[] = [];
   private scopes: string[];
   private readonly team: Team;
   private readonly botId: string;
   private readonly now: () => Date;
   private readonly faults = new SlackFaults();
   private readonly link: SocketModeLink;
-  private readonly origins = new Map<string, ResponseOrigin>();
+  private readonly responseUrls: ResponseUrls;
   private readonly recorded = new EventEmitter();
   private readonly server = http.createServer((req, res) => void this.route(req, res));
 
@@ -107,6 +90,7 @@ export class SlackSimulator {
     this.now = options.now ?? (() => new Date());
     this.team = { teamId: options.teamId ?? 'TSIM', appId: options.appId ?? 'ASIMAPP', botUserId: options.botUserId ?? 'USIMBOT' };
     this.workspace = new SlackWorkspace(this.team.teamId, this.team.botUserId);
+    this.responseUrls = new ResponseUrls(this.workspace, this.now);
     this.link = new SocketModeLink(this.team.appId, () => this.recorded.emit('socket'));
     this.recorded.setMaxListeners(0);
     this.server.on('upgrade', (req, socket, head) => this.link.upgrade(req, socket, head));
@@ -130,7 +114,7 @@ export class SlackSimulator {
     return `${this.url}/api/`;
   }
 
-  // ── the workspace ────────────────────────────────────────────────────────────
+  // the workspace
 
   addUser(user: SlackUser): SlackUser {
     return this.workspace.addUser(user);
@@ -148,7 +132,7 @@ export class SlackSimulator {
     this.scopes = [...scopes];
   }
 
-  // ── what the app did ─────────────────────────────────────────────────────────
+  // what the app did
 
   callsTo(method: string): RecordedCall[] {
     return this.calls.filter((c) => c.method === method);
@@ -165,8 +149,13 @@ export class SlackSimulator {
     return this.waitForRecord('call', () => this.calls.find(predicate), timeoutMs, 'a matching Web API call');
   }
 
+  /** Every post the app made to a response_url, in order. */
+  get responses(): ResponsePost[] {
+    return this.responseUrls.posts;
+  }
+
   responsesFor(id: string): ResponsePost[] {
-    return this.responses.filter((r) => r.id === id);
+    return this.responseUrls.postsTo(id);
   }
 
   /** The `index`-th post (from 0) to response_url `id`, past or future. */
@@ -179,7 +168,7 @@ export class SlackSimulator {
     return this.faults.rateLimitedCount;
   }
 
-  // ── trouble on request ───────────────────────────────────────────────────────
+  // trouble on request
 
   /** Answer the next `calls` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimitNext(method: string, calls: number, retryAfterSec: number): void {
@@ -201,7 +190,7 @@ export class SlackSimulator {
     this.faults.down(isDown);
   }
 
-  // ── Socket Mode: Slack → app ─────────────────────────────────────────────────
+  // Socket Mode: Slack → app
 
   get socketConnections(): number {
     return this.link.connected;
@@ -237,12 +226,12 @@ export class SlackSimulator {
     return this.link.send('events_api', this.eventRequest(event).event, timeoutMs);
   }
 
-  // ── HTTP mode: the same payloads, for `signedRequest(url, body, secret)` ─────
+  // HTTP mode: the same payloads, for `signedRequest(url, body, secret)`
 
   /** A slash command as Slack posts it (form fields), with a response_url on this simulation. */
   commandRequest(input: SlashCommandInput): { command: Record<string, string>; responseId: string } {
     const channel = input.channel_id ?? this.workspace.dmWith(input.user_id).id;
-    const { id, url } = this.newResponseUrl({ channel, user: input.user_id, uses: 0 });
+    const { id, url } = this.responseUrls.create({ channel, user: input.user_id }, this.url);
     return { command: slashCommandPayload(this.team, { ...input, channel_id: channel }, url), responseId: id };
   }
 
@@ -250,7 +239,7 @@ export class SlackSimulator {
   interactionRequest(input: BlockActionInput): { interaction: Json; responseId?: string } {
     const response = input.channel_id === undefined
       ? undefined
-      : this.newResponseUrl({ channel: input.channel_id, user: input.user_id, messageTs: input.message_ts, uses: 0 });
+      : this.responseUrls.create({ channel: input.channel_id, user: input.user_id, messageTs: input.message_ts }, this.url);
     return { interaction: blockActionPayload(this.team, input, response?.url, this.now()), responseId: response?.id };
   }
 
@@ -271,7 +260,7 @@ export class SlackSimulator {
     await closed;
   }
 
-  // ── HTTP ─────────────────────────────────────────────────────────────────────
+  // serving requests
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
@@ -280,7 +269,9 @@ export class SlackSimulator {
     if (path.startsWith('/respond/')) {
       const outage = this.faults.outage();
       if (outage) return send(res, outage.status, outage.body);
-      return this.answerResponseUrl(path.slice('/respond/'.length), raw, res);
+      const { status, text } = this.responseUrls.receive(path.slice('/respond/'.length), raw);
+      this.recorded.emit('response');
+      return send(res, status, text);
     }
     send(res, 404, 'not_found');
   }
@@ -323,55 +314,6 @@ export class SlackSimulator {
     if (token === this.botToken) return 'bot';
     if (token === this.appToken) return 'app';
     return undefined;
-  }
-
-  /** A post to a response_url: recorded, checked like a message, and shown in the conversation. */
-  private answerResponseUrl(id: string, raw: string, res: ServerResponse): void {
-    const origin = this.origins.get(id);
-    let body: Json = {};
-    try {
-      body = raw.length > 0 ? (JSON.parse(raw) as Json) : {};
-    } catch {
-      return this.recordResponse(id, body, 400, 'invalid_payload', res);
-    }
-    // Slack's exact answer to a spent or unknown response_url is not documented; 404 is what Bolt sees as RespondError.
-    if (!origin || origin.uses >= RESPONSE_URL_USES) return this.recordResponse(id, body, 404, 'expired_url', res);
-    origin.uses += 1;
-    if (body.delete_original === true) {
-      const original = origin.messageTs ? this.workspace.find(origin.channel, origin.messageTs) : undefined;
-      if (original) this.workspace.remove(original);
-      return this.recordResponse(id, body, 200, 'ok', res);
-    }
-    const v = messageViolation(body);
-    if (v) return this.recordResponse(id, body, 400, v.error, res);
-    const original = body.replace_original === true && origin.messageTs ? this.workspace.find(origin.channel, origin.messageTs) : undefined;
-    const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
-    const text = typeof body.text === 'string' ? body.text : '';
-    if (original) {
-      Object.assign(original, { text, blocks, edited: true });
-    } else {
-      this.workspace.post({
-        channel: origin.channel,
-        ts: this.workspace.nextTs(this.now()),
-        text,
-        blocks,
-        visibleTo: body.response_type === 'in_channel' ? undefined : origin.user,
-        via: 'response_url',
-      });
-    }
-    this.recordResponse(id, body, 200, 'ok', res);
-  }
-
-  private recordResponse(id: string, body: Json, status: number, text: string, res: ServerResponse): void {
-    this.responses.push({ id, body, at: this.now(), status });
-    this.recorded.emit('response');
-    send(res, status, text);
-  }
-
-  private newResponseUrl(origin: ResponseOrigin): { id: string; url: string } {
-    const id = `r${this.origins.size + 1}`;
-    this.origins.set(id, origin);
-    return { id, url: `${this.url}/respond/${id}` };
   }
 
   private envelopeResult(ack: Json, responseId: string | undefined): EnvelopeResult {
