@@ -35,7 +35,7 @@ export interface WorkloadAlert {
   logProblem?: string;
 }
 
-const STATE_ICON: Record<LifecycleState, string> = {
+export const STATE_ICON: Record<LifecycleState, string> = {
   Pending: ':hourglass_flowing_sand:',
   Initializing: ':gear:',
   Running: ':arrow_forward:',
@@ -49,6 +49,13 @@ const STATE_ICON: Record<LifecycleState, string> = {
 export function codeBlock(title: string, redactedText: string): Block {
   const budget = LIMITS.sectionText - title.length - 10;
   return section(`${title}\n\`\`\`${escapeForSlackCode(redactedText, budget) || ' '}\`\`\``);
+}
+
+/** A code block of text the triage module already redacted and escaped (its snippet). */
+function escapedCodeBlock(title: string, escapedText: string): Block {
+  const budget = LIMITS.sectionText - title.length - 10;
+  const body = escapedText.length > budget ? escapedText.slice(escapedText.length - budget).replace(/^[^\n]*\n/, '') : escapedText;
+  return section(`${title}\n\`\`\`${body || ' '}\`\`\``);
 }
 
 /** Identifiers only: permission is checked again when the button is clicked. */
@@ -121,7 +128,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   } else if (state === 'Failed' && triage) {
     blocks.push(section(`*No error line found in the log*${siteLabel(site)}; the category comes from the container's termination state.`));
   }
-  if (triage?.snippet) blocks.push(codeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, triage.snippet));
+  if (triage?.snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, triage.snippet));
   if (alert.logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(alert.logProblem)}`));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
