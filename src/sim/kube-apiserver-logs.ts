@@ -58,8 +58,8 @@ export class PodLogs {
 
   /** The container restarted: its current log becomes the previous instance's, and a new one starts. */
   restart(namespace: string, pod: string, container: string): void {
-    const entry = this.logs.get(PodLogs.key(namespace, pod))?.get(container);
-    if (!entry) return;
+    this.append(namespace, pod, container, '', false);
+    const entry = this.logs.get(PodLogs.key(namespace, pod))!.get(container)!;
     entry.previous = entry.current;
     entry.current = '';
   }

@@ -223,6 +223,32 @@ export class FakeKube {
     this.cluster.logs.append(namespace, pod, container, text, options.previous ?? false);
   }
 
+  /**
+   * Restarts a container as the kubelet would: its log so far becomes the previous instance's
+   * (`previous=true`), and the pod status counts the restart and records how the last run ended.
+   */
+  restartContainer(
+    namespace: string, pod: string, container: string,
+    lastRun: { exitCode: number; reason?: string } = { exitCode: 1, reason: 'Error' },
+  ): KubeObject {
+    const now = secondsPrecision(this.now());
+    const updated = this.patch({ kind: 'Pod', namespace, name: pod }, (obj) => {
+      const status = (obj.status ?? {}) as { containerStatuses?: Array<Record<string, unknown>> };
+      const statuses = status.containerStatuses ?? [];
+      let entry = statuses.find((c) => c.name === container);
+      if (!entry) {
+        entry = { name: container, ready: false, restartCount: 0 };
+        statuses.push(entry);
+      }
+      entry.restartCount = Number(entry.restartCount ?? 0) + 1;
+      entry.lastState = { terminated: { ...lastRun, reason: lastRun.reason ?? 'Error', finishedAt: now } };
+      entry.state = { running: { startedAt: now } };
+      obj.status = { ...status, containerStatuses: statuses };
+    });
+    this.cluster.logs.restart(namespace, pod, container);
+    return updated;
+  }
+
   /** Records a core/v1 Event about an object; its uid is looked up when not given. */
   addEvent(spec: EventSpec): KubeObject {
     const involved = { ...spec.involvedObject };

@@ -187,6 +187,18 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       expect(log).toBe('first run crashed: ImportError\n');
     });
 
+    it('moves the log to the previous instance and counts the restart when a container restarts', async () => {
+      kube.apply(pod('flaky-0-0', 'runai-logs', ['trainer']));
+      kube.appendLog('runai-logs', 'flaky-0-0', 'trainer', 'Killed\n');
+      kube.restartContainer('runai-logs', 'flaky-0-0', 'trainer', { exitCode: 137, reason: 'OOMKilled' });
+      kube.appendLog('runai-logs', 'flaky-0-0', 'trainer', 'starting again\n');
+      expect(await core.readNamespacedPodLog({ name: 'flaky-0-0', namespace: 'runai-logs', previous: true })).toBe('Killed\n');
+      expect(await core.readNamespacedPodLog({ name: 'flaky-0-0', namespace: 'runai-logs' })).toBe('starting again\n');
+      const status = (await core.readNamespacedPod({ name: 'flaky-0-0', namespace: 'runai-logs' })).status?.containerStatuses?.[0];
+      expect(status?.restartCount).toBe(1);
+      expect(status?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+    });
+
     it('answers 400 when a pod has several containers and none is named', async () => {
       const err = await apiError(core.readNamespacedPodLog({ name: 'multi-0-0', namespace: 'runai-logs' }));
       expect(err.code).toBe(400);
