@@ -6,6 +6,7 @@
  */
 import ICAL from 'ical.js';
 import type { Series } from './series.js';
+import { addDuration, defaultSpan, ownSpan, type Span } from './span.js';
 import { wallTimeToEpochMs } from './timezones.js';
 import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
 
@@ -58,13 +59,11 @@ function toWindow(
   slotMs: number,
   source: Event,
   start: Time,
-  end: Time,
+  endMs: number,
   status: WindowStatus,
   ctx: ExpandContext,
 ): MaintenanceWindow {
   const startMs = instantMs(start, ctx.siteZone);
-  // A DTEND before its DTSTART occurs in the wild (ical-reference §2.5): clamp to zero length.
-  const endMs = Math.max(startMs, instantMs(end, ctx.siteZone));
   const occurrenceStart = new Date(slotMs).toISOString();
   return {
     uid,
@@ -74,7 +73,8 @@ function toWindow(
     description: text(source.description),
     location: text(source.location),
     start: new Date(startMs),
-    end: new Date(endMs),
+    // A DTEND before its DTSTART occurs in the wild (ical-reference §2.5): clamp to zero length.
+    end: new Date(Math.max(startMs, endMs)),
     allDay: start.isDate,
     status,
     sequence: Number(source.sequence ?? 0) || 0,
@@ -121,13 +121,17 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+function spanOf(event: Event, ctx: ExpandContext, inherited?: Span): Span {
+  const instantOf = (time: Time) => instantMs(time, ctx.siteZone);
+  return ownSpan(event, instantOf) ?? inherited ?? defaultSpan(instantOf);
+}
+
 function singleEvent(uid: string, component: Component, ctx: ExpandContext): MaintenanceWindow[] {
   const event = new ICAL.Event(component, { exceptions: [] });
   if (!event.startDate) throw new Error('it has no DTSTART');
   const slot = event.recurrenceId ?? event.startDate;
-  const window = toWindow(
-    uid, instantMs(slot, ctx.siteZone), event, event.startDate, event.endDate, statusOf(component), ctx,
-  );
+  const endMs = spanOf(event, ctx)(event.startDate);
+  const window = toWindow(uid, instantMs(slot, ctx.siteZone), event, event.startDate, endMs, statusOf(component), ctx);
   return overlaps(window, ctx) ? [window] : [];
 }
 
@@ -135,6 +139,14 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
   const { uid, master } = series;
   const event = new ICAL.Event(master, { exceptions: series.overrides });
   const seriesCancelled = statusOf(master) === 'cancelled';
+  const masterSpan = spanOf(event, ctx);
+  const overrideSpans = new Map<Event, Span>();
+  const spanOfOverride = (override: Event) => {
+    let span = overrideSpans.get(override);
+    if (!span) overrideSpans.set(override, (span = spanOf(override, ctx, masterSpan)));
+    return span;
+  };
+  const instantOf = (time: Time) => instantMs(time, ctx.siteZone);
   const seen = new Set<number>();
   const excludedWalls = exdatesByWallClock(master);
   const windows: MaintenanceWindow[] = [];
@@ -145,11 +157,17 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
     seen.add(slotMs);
     if (excludedWalls.has(slot.toString())) return;
     const details = event.getOccurrenceDetails(slot);
-    // details.item is the override when there is one, else the master itself.
+    // details.item is the override when there is one (also for later instances of a
+    // RANGE=THISANDFUTURE override), else the master itself.
     const source = (details.item as Event | undefined) ?? event;
-    const end = source === event && period ? period.getEnd() : details.endDate;
+    const start = details.startDate;
+    let endMs: number;
+    if (source !== event) endMs = spanOfOverride(source)(start);
+    else if (period?.end) endMs = instantOf(period.end);
+    else if (period?.duration) endMs = addDuration(start, period.duration, instantOf);
+    else endMs = masterSpan(start);
     const status = seriesCancelled ? 'cancelled' : statusOf(source.component);
-    const window = toWindow(uid, slotMs, source, details.startDate, end, status, ctx);
+    const window = toWindow(uid, slotMs, source, start, endMs, status, ctx);
     if (overlaps(window, ctx)) windows.push(window);
   };
 
