@@ -14,7 +14,7 @@ describe('simulated Slack Socket Mode with the real Bolt app', () => {
     // A custom receiver, to reconnect quickly: it needs its own slackApiUrl (slack-reference.md §1.2).
     const receiver = new SocketModeReceiver({
       appToken: slack.appToken,
-      clientPingTimeout: 300,
+      clientPingTimeout: 2000,
       logLevel: LogLevel.ERROR,
       installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } } },
     });
