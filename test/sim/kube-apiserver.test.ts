@@ -364,6 +364,24 @@ describe('simulated Kubernetes API server with the real client-node', () => {
     });
   });
 
+  describe('wire format', () => {
+    it('streams a watch=1 request as chunked JSON lines of {type, object}', async () => {
+      kube.apply(workload('wire', 'runai-vision'));
+      const from = Number(kube.resourceVersion) - 1;
+      const res = await fetch(`${kube.url}/apis/run.ai/v2alpha1/namespaces/runai-vision/trainingworkloads?watch=1&resourceVersion=${from}&timeoutSeconds=1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('transfer-encoding')).toBe('chunked');
+      const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; object: KubeObject });
+      expect(lines.map((l) => [l.type, l.object.metadata.name])).toEqual([['ADDED', 'wire']]);
+    });
+
+    it('answers an unknown path with a 404 Status, as kubectl expects for /openapi/v3', async () => {
+      const res = await fetch(`${kube.url}/openapi/v3`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound' });
+    });
+  });
+
   describe('events', () => {
     it('lists the events of one object with an involvedObject field selector', async () => {
       kube.addNamespace('runai-events');
