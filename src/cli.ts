@@ -4,6 +4,7 @@
  * `register(program)`; this file only lists them.
  */
 import { Command } from 'commander';
+import * as demo from './commands/demo.js';
 import * as start from './commands/start.js';
 
 const program = new Command('runai-slack-bot')
@@ -13,6 +14,7 @@ const program = new Command('runai-slack-bot')
 const commands: Array<{ register(program: Command): void }> = [
   // one line per command module
   start,
+  demo,
 ];
 for (const command of commands) command.register(program);
 

@@ -1,0 +1,75 @@
+/**
+ * `runai-slack-bot demo [--headless --out FILE] [--port N]`: the bot at work within a minute of
+ * cloning, with no cluster and no Slack workspace. It runs the real bot against a simulated
+ * Run:ai cluster and Slack, plays a scripted scenario, and either serves a page showing every
+ * message as Slack would (updated live) or, headless, writes every Slack Web API call the bot
+ * made as JSON lines and exits.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { pageStateOf } from '../demo/page-state.js';
+import { startDemoPage } from '../demo/page-server.js';
+import { startDemo } from '../demo/run.js';
+import { createLogger } from '../ops/logger.js';
+
+/** Long enough to read each step's title on the page before its messages arrive. */
+const PAGE_STEP_DELAY_MS = 2500;
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+interface DemoFlags {
+  headless?: boolean;
+  out?: string;
+  port: string;
+  logLevel: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('demo')
+    .description('run the bot against a simulated cluster and Slack, and show what it posts')
+    .option('--headless', 'play the scenario to the end without the page, write the Slack calls, exit')
+    .option('--out <file>', 'with --headless: where to write the Slack Web API calls as JSON lines (default: stdout)')
+    .option('--port <n>', 'port of the page on 127.0.0.1 (0: any free port)', '0')
+    .option('--log-level <level>', "the bot's log level (logs go to stderr)", 'warn')
+    .action(async (flags: DemoFlags) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: "${flags.port}" is not a port number`);
+      const log = createLogger(flags.logLevel, process.stderr);
+      if (flags.headless) await runHeadless(log, flags.out);
+      else await runPage(log, port);
+    });
+}
+
+async function runHeadless(log: ReturnType<typeof createLogger>, out: string | undefined): Promise<void> {
+  const demo = await startDemo({ log, stepDelayMs: 0 });
+  const played = await demo.play().then(() => undefined, (err: unknown) => err);
+  await stopWithin(demo.stop());
+  // Written even when an alert never came: the calls show what did happen.
+  const lines = demo.slack.calls.map((call) => `${JSON.stringify({ method: call.method, body: call.body })}\n`).join('');
+  if (out) writeFileSync(out, lines);
+  else process.stdout.write(lines);
+  if (played) throw played;
+  // Bolt and client-node may leave idle sockets behind; the run is over.
+  process.exit(0);
+}
+
+async function runPage(log: ReturnType<typeof createLogger>, port: number): Promise<void> {
+  const demo = await startDemo({ log, stepDelayMs: PAGE_STEP_DELAY_MS });
+  const page = await startDemoPage(port, pageStateOf(demo));
+  process.stdout.write(`Demo running at ${page.url}\n`);
+  const shutdown = () => {
+    process.stdout.write('Stopping the demo…\n');
+    void stopWithin(Promise.all([page.close(), demo.stop()])).then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await demo.play();
+  process.stdout.write(`Scenario finished; the page stays up until Ctrl+C.\n`);
+}
+
+function stopWithin(stopping: Promise<unknown>): Promise<void> {
+  return Promise.race([
+    stopping.then(() => undefined),
+    new Promise<void>((_, reject) => setTimeout(() => reject(new Error('the demo did not stop in time')), SHUTDOWN_DEADLINE_MS).unref()),
+  ]);
+}

@@ -1,0 +1,169 @@
+/**
+ * The demo's story, played on the simulated cluster the way Run:ai's controllers would change
+ * it: three workloads are running when the bot starts; then a training job runs out of GPU
+ * memory, a notebook is stopped, a workspace waits over its project's quota, and one worker of
+ * a distributed job dies while the other ranks time out waiting for it.
+ */
+import type { FakeKube } from '../sim/kube-apiserver.js';
+import type { SlackUser } from '../sim/slack-workspace.js';
+import { DDP_WORKER1_LOG, ddpWatchdogLog, JUPYTER_LOG, OOM_LOG } from './logs.js';
+import { namespaceOf, podGroupName, podGroupObject, podObject, workloadObject, type WorkloadSpec } from './objects.js';
+
+export const PEOPLE: readonly SlackUser[] = [
+  { id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin', email: 'alice@example.org', tz: 'Europe/Berlin' },
+  { id: 'U0BOB', name: 'bob', real_name: 'Bob Chen', email: 'bob@example.org', tz: 'Europe/London' },
+  { id: 'U0CAROL', name: 'carol', real_name: 'Carol Okafor', email: 'carol@example.org', tz: 'America/New_York' },
+];
+
+export const CHANNELS = {
+  alerts: { id: 'C0ALERTS', name: 'runai-alerts' },
+  maintenance: { id: 'C0MAINT', name: 'maintenance' },
+} as const;
+
+export const PROJECTS = ['vision', 'llm', 'genai'] as const;
+
+export const RESNET: WorkloadSpec = {
+  kind: 'TrainingWorkload',
+  name: 'resnet-finetune',
+  project: 'vision',
+  owner: 'alice',
+  image: 'registry.example.org/vision/resnet-train:2.4.1',
+  command: 'python',
+  arguments: 'train.py --arch resnet152 --epochs 10 --batch-size 256',
+  gpu: '1',
+};
+
+export const JUPYTER: WorkloadSpec = {
+  kind: 'InteractiveWorkload',
+  name: 'jupyter-bob',
+  project: 'vision',
+  owner: 'bob',
+  image: 'jupyter/pytorch-notebook:cuda12-python-3.11',
+  command: 'start-notebook.py',
+  arguments: "--NotebookApp.base_url=/vision/jupyter-bob",
+  gpu: '1',
+};
+
+export const OVER_QUOTA: WorkloadSpec = {
+  kind: 'InteractiveWorkload',
+  name: 'sdxl-eval',
+  project: 'genai',
+  owner: 'carol',
+  image: 'registry.example.org/genai/sdxl:0.9',
+  command: 'jupyter-lab',
+  arguments: '--port 8888',
+  gpu: '4',
+  phase: 'Pending',
+};
+
+export const LLAMA: WorkloadSpec = {
+  kind: 'DistributedWorkload',
+  name: 'llama-ddp',
+  project: 'llm',
+  owner: 'carol',
+  image: 'registry.example.org/llm/llama-finetune:3.1',
+  command: 'torchrun',
+  arguments: '--nnodes 3 --nproc-per-node 1 finetune.py --data-dir /data/shards',
+  gpu: '1',
+};
+
+/** The three Kubeflow replicas of llama-ddp: worker 1 fails first, at 09:30; the others time out. */
+const LLAMA_REPLICAS = [
+  { type: 'master', index: 0, rank: 0, minutesBeforeEnd: 0 },
+  { type: 'worker', index: 0, rank: 1, minutesBeforeEnd: 0 },
+  { type: 'worker', index: 1, rank: 2, minutesBeforeEnd: 10 },
+] as const;
+
+export interface ScenarioStep {
+  /** What a viewer is told is happening. */
+  title: string;
+  play(kube: FakeKube): void;
+}
+
+const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+const minutesBefore = (now: Date, minutes: number) => iso(new Date(now.getTime() - minutes * 60_000));
+
+/** What exists before the bot starts: the projects' namespaces and three running workloads. */
+export function seedCluster(kube: FakeKube, now: Date): void {
+  for (const project of PROJECTS) kube.addNamespace(namespaceOf(project), { 'runai/queue': project });
+  const started = minutesBefore(now, 40);
+  kube.apply(workloadObject(RESNET));
+  kube.apply(podObject({ workload: RESNET.name, project: RESNET.project, owner: RESNET.owner, name: `${RESNET.name}-0-0`, container: RESNET.name, image: RESNET.image, startedAt: started }));
+  kube.apply(workloadObject(JUPYTER));
+  kube.apply(podObject({ workload: JUPYTER.name, project: JUPYTER.project, owner: JUPYTER.owner, name: `${JUPYTER.name}-0-0`, container: JUPYTER.name, image: JUPYTER.image, node: 'dgx-a100-02', startedAt: minutesBefore(now, 110) }));
+  kube.apply(workloadObject(LLAMA));
+  for (const r of LLAMA_REPLICAS) kube.apply(llamaPod(r, started));
+}
+
+function llamaPod(replica: (typeof LLAMA_REPLICAS)[number], startedAt: string, finishedAt?: string) {
+  return podObject({
+    workload: LLAMA.name,
+    project: LLAMA.project,
+    owner: LLAMA.owner,
+    name: `${LLAMA.name}-${replica.type}-${replica.index}`,
+    container: 'pytorch',
+    image: LLAMA.image,
+    node: `dgx-a100-0${replica.rank + 1}`,
+    startedAt,
+    replica: { type: replica.type, index: replica.index },
+    exit: finishedAt ? { code: 1, reason: 'Error', finishedAt } : undefined,
+  });
+}
+
+export function scenarioSteps(now: Date): ScenarioStep[] {
+  const started = minutesBefore(now, 40);
+  return [
+    {
+      title: 'resnet-finetune (alice) runs out of GPU memory',
+      play(kube) {
+        const pod = `${RESNET.name}-0-0`;
+        kube.appendLog(namespaceOf(RESNET.project), pod, RESNET.name, OOM_LOG);
+        kube.apply(podObject({ workload: RESNET.name, project: RESNET.project, owner: RESNET.owner, name: pod, container: RESNET.name, image: RESNET.image, startedAt: started, exit: { code: 1, reason: 'Error', finishedAt: iso(now) } }));
+        kube.setPhase(RESNET.kind, namespaceOf(RESNET.project), RESNET.name, 'Failed');
+      },
+    },
+    {
+      title: 'bob stops his notebook jupyter-bob',
+      play(kube) {
+        kube.appendLog(namespaceOf(JUPYTER.project), `${JUPYTER.name}-0-0`, JUPYTER.name, JUPYTER_LOG);
+        kube.delete({ kind: 'Pod', namespace: namespaceOf(JUPYTER.project), name: `${JUPYTER.name}-0-0` });
+        kube.setPhase(JUPYTER.kind, namespaceOf(JUPYTER.project), JUPYTER.name, 'Stopped');
+      },
+    },
+    {
+      title: "carol's workspace sdxl-eval waits: 4 GPUs asked, genai's quota is 2",
+      play(kube) {
+        const ns = namespaceOf(OVER_QUOTA.project);
+        const quota = {
+          reason: 'NonPreemptibleOverQuota',
+          message: 'Non-preemptible workload is over quota. Workload requested 4 GPUs, but genai quota is 2 GPUs, while 0 GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.',
+        };
+        kube.apply(workloadObject(OVER_QUOTA));
+        kube.apply(podObject({ workload: OVER_QUOTA.name, project: OVER_QUOTA.project, owner: OVER_QUOTA.owner, name: `${OVER_QUOTA.name}-0-0`, container: OVER_QUOTA.name, image: OVER_QUOTA.image, startedAt: iso(now), pending: { reason: 'Unschedulable', message: quota.message } }));
+        kube.apply(podGroupObject(OVER_QUOTA.name, OVER_QUOTA.project, OVER_QUOTA.owner, quota));
+        const source = { component: 'runai-scheduler' };
+        kube.addEvent({ involvedObject: { kind: 'Pod', name: `${OVER_QUOTA.name}-0-0`, namespace: ns }, type: 'Warning', reason: 'Unschedulable', message: quota.message, source });
+        kube.addEvent({ involvedObject: { kind: 'PodGroup', name: podGroupName(OVER_QUOTA.name), namespace: ns }, type: 'Normal', reason: quota.reason, message: `Unable to schedule podgroup: ${quota.message}`, source });
+      },
+    },
+    {
+      title: 'worker 1 of llama-ddp (carol) fails; the other ranks time out waiting for it',
+      play(kube) {
+        const ns = namespaceOf(LLAMA.project);
+        for (const r of LLAMA_REPLICAS) {
+          const pod = `${LLAMA.name}-${r.type}-${r.index}`;
+          kube.appendLog(ns, pod, 'pytorch', r.rank === 2 ? DDP_WORKER1_LOG : ddpWatchdogLog(r.rank));
+          kube.apply(llamaPod(r, started, minutesBefore(now, r.minutesBeforeEnd)));
+        }
+        kube.setPhase(LLAMA.kind, ns, LLAMA.name, 'Failed');
+      },
+    },
+  ];
+}
+
+/** The DMs the scenario must produce: the run is over when each owner has theirs. */
+export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string }> = [
+  { workload: RESNET.name, user: 'U0ALICE' },
+  { workload: JUPYTER.name, user: 'U0BOB' },
+  { workload: LLAMA.name, user: 'U0CAROL' },
+];
