@@ -1,0 +1,399 @@
+import { TextDecoder } from 'node:util';
+import { splitPrefix } from './line-prefix.js';
+import {
+  CHAIN_MARKER,
+  PREFILTER,
+  PREFILTER_GLOBAL,
+  RETRY_NOTICE,
+  TIER,
+  TRACEBACK_HEADER,
+  classifyExceptionLine,
+  classifyLine,
+  type Classification,
+} from './signatures.js';
+import type { LogSource } from './types.js';
+
+/**
+ * The streaming scan for the first relevant error. It keeps no more of the log than a few
+ * recent chunks (for context and the tail), so a log of any size is read in bounded memory.
+ *
+ * Speed comes from not looking at most lines: one prefilter regex runs over a whole chunk
+ * and jumps to the next line that could matter. Lines are examined one by one only while
+ * something is open: a Python traceback waiting for its exception line, a private-key block
+ * waiting for its END, or a candidate collecting the lines after it.
+ *
+ * Binary input is scanned as latin1 (one character per byte, so ASCII keywords match and a
+ * split multi-byte character cannot break a line); the few lines kept are decoded as UTF-8
+ * when the result is built.
+ */
+
+export const CONTEXT_BEFORE = 5;
+export const CONTEXT_AFTER = 5;
+export const TAIL_LINES = 30;
+/** Longest piece of one line that is examined and kept. */
+export const MAX_SEGMENT_CHARS = 4096;
+/** An unterminated line longer than this is examined in pieces instead of being buffered. */
+const MAX_CARRY_CHARS = 256 * 1024;
+/** Recent text kept for context and the tail (beyond what TAIL_LINES needs). */
+const HISTORY_CHARS = 1024 * 1024;
+const TRACEBACK_MAX_LINES = 400;
+const KEY_BLOCK_MAX_LINES = 400;
+const KEY_RANGES_KEPT = 32;
+const WRITERS_TRACKED = 256;
+const BINARY_PROBE_CHARS = 8192;
+
+const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY/;
+const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY/;
+
+/** A line as read: raw text (latin1 bytes in byte mode) with its number. */
+export interface RawLine {
+  text: string;
+  lineNumber: number;
+  /** Inside a private-key block: shown only as a marker. */
+  secret: boolean;
+}
+
+export interface Candidate {
+  classification: Classification;
+  line: RawLine;
+  source: LogSource;
+  before: RawLine[];
+  after: RawLine[];
+}
+
+export interface ScanOutcome {
+  /** The best candidate: highest tier, earliest within it. */
+  best: Candidate | null;
+  tail: RawLine[];
+  lineCount: number;
+  bytes: number;
+  binary: boolean;
+  /** True when raw text is latin1-encoded bytes that must be decoded as UTF-8. */
+  byteMode: boolean;
+}
+
+interface History {
+  text: string;
+  /** Number of the first line in text. */
+  firstLine: number;
+}
+
+function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  let i = s.indexOf('\n', from);
+  while (i !== -1 && i < to) {
+    n++;
+    i = s.indexOf('\n', i + 1);
+  }
+  return n;
+}
+
+/** Cuts an over-long piece, dropping a partial word at the cut so no half token survives. */
+function cutSegment(s: string): string {
+  if (s.length <= MAX_SEGMENT_CHARS) return s;
+  return `${s.slice(0, MAX_SEGMENT_CHARS).replace(/\S*$/, '')}…`;
+}
+
+/** What a terminal would show of a line: the last piece after carriage returns (tqdm). */
+function displayOf(raw: string): string {
+  let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (s.includes('\r')) {
+    const pieces = s.split('\r');
+    s = pieces.reverse().find((p) => p.trim() !== '') ?? '';
+  }
+  return cutSegment(s);
+}
+
+export class FirstErrorScanner {
+  private readonly fixedSource: LogSource;
+  private byteMode: boolean | undefined;
+  private textDecoder: TextDecoder | undefined;
+  private carry = '';
+  /** A line was cut in pieces: the next piece starts inside a word. */
+  private continuation = false;
+  private lines = 0;
+  private bytes = 0;
+  private binary = false;
+  private probed = 0;
+  private history: History[] = [];
+  private historyChars = 0;
+  /** Per tier, the first candidate of that tier. */
+  private readonly best: Array<Candidate | undefined> = [];
+  private awaiting: Candidate[] = [];
+  /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
+  private readonly tracebacks = new Map<string, { start: number; chained: boolean }>();
+  private readonly chained = new Set<string>();
+  private keyRanges: Array<{ start: number; end: number }> = [];
+  private openKey: { start: number; end: number } | undefined;
+  /** Where the line being examined sits, for reading the lines before it. */
+  private currentText = '';
+  private currentStart = 0;
+  private currentLine = 0;
+
+  constructor(source: LogSource = {}) {
+    this.fixedSource = source;
+  }
+
+  push(chunk: string | Uint8Array): void {
+    const text = this.toRaw(chunk);
+    if (text.length === 0) return;
+    if (this.probed < BINARY_PROBE_CHARS) {
+      if (text.slice(0, BINARY_PROBE_CHARS - this.probed).includes('\0')) this.binary = true;
+      this.probed += text.length;
+    }
+    const buf = this.carry.length > 0 ? this.carry + text : text;
+    const lastNewline = buf.lastIndexOf('\n');
+    if (lastNewline === -1) {
+      if (buf.length > MAX_CARRY_CHARS) {
+        this.examinePiece(buf);
+        this.carry = '';
+      } else {
+        this.carry = buf;
+      }
+      return;
+    }
+    const body = buf.slice(0, lastNewline + 1);
+    this.carry = buf.slice(lastNewline + 1);
+    const firstLine = this.lines + 1;
+    this.scanBody(body);
+    this.remember(body, firstLine);
+  }
+
+  finish(): ScanOutcome {
+    if (this.textDecoder) this.carry += this.textDecoder.decode();
+    if (this.carry.length > 0) {
+      const last = this.carry;
+      this.carry = '';
+      this.lines++;
+      this.setCurrent(last, 0, this.lines);
+      this.examineLine(last, this.lines);
+      this.remember(`${last}\n`, this.lines);
+    }
+    let best: Candidate | null = null;
+    for (let tier = this.best.length - 1; tier >= 0 && !best; tier--) best = this.best[tier] ?? null;
+    return {
+      best,
+      tail: this.tail(),
+      lineCount: this.lines,
+      bytes: this.bytes,
+      binary: this.binary,
+      byteMode: this.byteMode === true,
+    };
+  }
+
+  private toRaw(chunk: string | Uint8Array): string {
+    if (typeof chunk === 'string') {
+      this.byteMode ??= false;
+      this.bytes += chunk.length;
+      return this.byteMode ? Buffer.from(chunk, 'utf8').toString('latin1') : chunk;
+    }
+    this.byteMode ??= true;
+    this.bytes += chunk.byteLength;
+    if (this.byteMode) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      return buf.toString('latin1');
+    }
+    this.textDecoder ??= new TextDecoder('utf-8');
+    return this.textDecoder.decode(chunk, { stream: true });
+  }
+
+  private examiningEveryLine(): boolean {
+    return this.tracebacks.size > 0 || this.openKey !== undefined || this.awaiting.length > 0;
+  }
+
+  private scanBody(body: string): void {
+    let pos = 0;
+    const n = body.length;
+    while (pos < n) {
+      if (!this.examiningEveryLine()) {
+        PREFILTER_GLOBAL.lastIndex = pos;
+        const m = PREFILTER_GLOBAL.exec(body);
+        if (!m) {
+          this.lines += countNewlines(body, pos, n);
+          return;
+        }
+        const start = body.lastIndexOf('\n', m.index) + 1;
+        this.lines += countNewlines(body, pos, start);
+        pos = start;
+      }
+      const end = body.indexOf('\n', pos);
+      this.lines++;
+      this.setCurrent(body, pos, this.lines);
+      let line = body.slice(pos, end);
+      if (this.continuation) {
+        line = line.replace(/^\S*/, '…');
+        this.continuation = false;
+      }
+      this.examineLine(line, this.lines);
+      pos = end + 1;
+    }
+  }
+
+  /** A piece of a line too long to buffer: examined now, its line continues in the next chunk. */
+  private examinePiece(piece: string): void {
+    const lineNumber = this.lines + 1;
+    this.setCurrent(piece, 0, lineNumber);
+    const text = this.continuation ? piece.replace(/^\S*/, '…') : piece;
+    this.examineLine(text.replace(/\S*$/, ''), lineNumber);
+    this.continuation = true;
+  }
+
+  private setCurrent(text: string, start: number, lineNumber: number): void {
+    this.currentText = text;
+    this.currentStart = start;
+    this.currentLine = lineNumber;
+  }
+
+  private examineLine(line: string, lineNumber: number): void {
+    this.expireOpenState(lineNumber);
+    if (this.openKey) this.openKey.end = lineNumber;
+    if (this.awaiting.length > 0) this.feedAfterContext(line, lineNumber);
+    const pieces = line.includes('\r') ? line.split('\r') : [line];
+    for (const piece of pieces) {
+      if (piece.length > 0) this.examineSegment(cutSegment(piece), lineNumber);
+    }
+  }
+
+  private expireOpenState(lineNumber: number): void {
+    for (const [writer, tb] of this.tracebacks) {
+      if (lineNumber - tb.start > TRACEBACK_MAX_LINES) this.tracebacks.delete(writer);
+    }
+    if (this.openKey && lineNumber - this.openKey.start > KEY_BLOCK_MAX_LINES) this.openKey = undefined;
+  }
+
+  private examineSegment(seg: string, lineNumber: number): void {
+    if (this.openKey) {
+      if (KEY_END.test(seg)) this.openKey = undefined;
+      return;
+    }
+    if (KEY_BEGIN.test(seg)) {
+      const range = { start: lineNumber, end: lineNumber };
+      this.keyRanges.push(range);
+      if (this.keyRanges.length > KEY_RANGES_KEPT) this.keyRanges.shift();
+      if (!KEY_END.test(seg.slice(seg.search(KEY_BEGIN) + 10))) this.openKey = range;
+      return;
+    }
+    const clean = seg.includes('\x1b') ? seg.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') : seg;
+    if (this.tracebacks.size === 0 && !PREFILTER.test(clean)) return;
+    const { writer, source, rest } = splitPrefix(clean);
+    const traceback = this.tracebacks.get(writer);
+    if (traceback) {
+      if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
+      if (TRACEBACK_HEADER.test(rest)) {
+        traceback.start = lineNumber;
+        return;
+      }
+      this.tracebacks.delete(writer);
+      const found = classifyExceptionLine(rest);
+      const tier = traceback.chained ? Math.min(found.tier, TIER.secondary) : found.tier;
+      this.consider({ ...found, tier }, seg, lineNumber, source);
+      return;
+    }
+    if (!PREFILTER.test(clean)) return;
+    if (TRACEBACK_HEADER.test(rest)) {
+      if (this.tracebacks.size >= WRITERS_TRACKED) this.tracebacks.clear();
+      this.tracebacks.set(writer, { start: lineNumber, chained: this.chained.delete(writer) });
+      const header = { tier: TIER.secondary, category: 'other', summary: 'A Python traceback whose exception line is missing' } as const;
+      this.consider(header, seg, lineNumber, source);
+      return;
+    }
+    if (CHAIN_MARKER.test(rest)) {
+      if (this.chained.size >= WRITERS_TRACKED) this.chained.clear();
+      this.chained.add(writer);
+      return;
+    }
+    const found = classifyLine(rest);
+    if (found) this.consider(found, seg, lineNumber, source);
+  }
+
+  private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource): void {
+    if (this.best[classification.tier]) return;
+    const candidate: Candidate = {
+      classification,
+      line: { text: seg, lineNumber, secret: false },
+      source: { ...this.fixedSource, ...source },
+      before: this.linesBefore(CONTEXT_BEFORE),
+      after: [],
+    };
+    this.best[classification.tier] = candidate;
+    this.awaiting.push(candidate);
+  }
+
+  private feedAfterContext(line: string, lineNumber: number): void {
+    const shown = displayOf(line);
+    for (const candidate of this.awaiting) {
+      candidate.after.push({ text: shown, lineNumber, secret: this.isKeyLine(lineNumber) });
+      if (RETRY_NOTICE.test(shown)) this.demoteRetried(candidate);
+    }
+    this.awaiting = this.awaiting.filter(
+      (c) => c.after.length < CONTEXT_AFTER && this.best[c.classification.tier] === c,
+    );
+  }
+
+  /** An error followed by "retrying" did not end the run: it may only stand in for nothing. */
+  private demoteRetried(candidate: Candidate): void {
+    const { tier } = candidate.classification;
+    if (tier === TIER.mention || this.best[tier] !== candidate) return;
+    this.best[tier] = undefined;
+    const existing = this.best[TIER.mention];
+    if (!existing || existing.line.lineNumber > candidate.line.lineNumber) {
+      candidate.classification = { ...candidate.classification, tier: TIER.mention };
+      this.best[TIER.mention] = candidate;
+    }
+  }
+
+  private isKeyLine(lineNumber: number): boolean {
+    return this.keyRanges.some((r) => lineNumber >= r.start && lineNumber <= r.end);
+  }
+
+  /** Up to `count` lines before the current one, from the current text and then history. */
+  private linesBefore(count: number): RawLine[] {
+    const out: RawLine[] = [];
+    let text = this.currentText;
+    let end = this.currentStart - 1; // index of the newline ending the previous line
+    let lineNumber = this.currentLine - 1;
+    let h = this.history.length;
+    while (out.length < count && lineNumber >= 1) {
+      if (end < 0) {
+        if (h === 0) break;
+        text = this.history[--h].text;
+        end = text.length - 1;
+        continue;
+      }
+      const start = end > 0 ? text.lastIndexOf('\n', end - 1) + 1 : 0;
+      out.push({ text: displayOf(text.slice(start, end)), lineNumber, secret: this.isKeyLine(lineNumber) });
+      lineNumber--;
+      end = start - 1;
+    }
+    return out.reverse();
+  }
+
+  private remember(body: string, firstLine: number): void {
+    this.history.push({ text: body, firstLine });
+    this.historyChars += body.length;
+    // Drop the oldest text once the rest still holds the tail, or when it grows too big.
+    while (this.history.length > 1) {
+      const oldest = this.history[0];
+      const newerLines = this.lines + 1 - this.history[1].firstLine;
+      if (newerLines < TAIL_LINES + CONTEXT_BEFORE && this.historyChars <= HISTORY_CHARS) break;
+      this.history.shift();
+      this.historyChars -= oldest.text.length;
+    }
+  }
+
+  private tail(): RawLine[] {
+    const out: RawLine[] = [];
+    let lineNumber = this.lines;
+    for (let h = this.history.length - 1; h >= 0 && out.length < TAIL_LINES; h--) {
+      const text = this.history[h].text;
+      let end = text.length - 1;
+      while (end >= 0 && out.length < TAIL_LINES) {
+        const start = end > 0 ? text.lastIndexOf('\n', end - 1) + 1 : 0;
+        out.push({ text: displayOf(text.slice(start, end)), lineNumber, secret: this.isKeyLine(lineNumber) });
+        lineNumber--;
+        end = start - 1;
+      }
+    }
+    return out.reverse();
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Triage of a workload's log: the first relevant error, its category and retry advice,
+ * redaction of secrets and escaping for Slack. Pure: values in, values out.
+ */
+export type { Category, Evidence, FirstError, LogSource, TriageHints, TriageResult } from './types.js';
+export { triageText, triageStream, SNIPPET_MAX_CHARS } from './triage.js';
+export { triageSources } from './sources.js';
+export { redact } from './redact.js';
+export { escapeForSlackCode, cleanLine } from './escape.js';
+export { categoryLabel, CATEGORIES } from './categories.js';

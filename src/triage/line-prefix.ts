@@ -1,0 +1,45 @@
+import type { LogSource } from './types.js';
+
+/**
+ * The prefixes that launchers and `kubectl logs` put before a line: timestamps
+ * (`--timestamps`), `[pod/NAME/CONTAINER]` (`--prefix`), torchrun's `[rank3]:` and
+ * `[default3]:`, and pdsh's `worker-1: `. Removing them lets a Python traceback be followed
+ * per rank when ranks interleave, and tells which rank a line came from.
+ */
+const PREFIX_PART =
+  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): /y;
+
+export interface SplitLine {
+  /** Identifies the writer (pod, container, rank) for per-writer state; '' when unknown. */
+  writer: string;
+  source: LogSource;
+  /** The line without its prefixes. */
+  rest: string;
+}
+
+export function splitPrefix(line: string): SplitLine {
+  let pos = 0;
+  let pod: string | undefined;
+  let container: string | undefined;
+  let rank: string | undefined;
+  for (let parts = 0; parts < 5; parts++) {
+    PREFIX_PART.lastIndex = pos;
+    const m = PREFIX_PART.exec(line);
+    if (!m) break;
+    if (m[2] !== undefined) {
+      pod = m[2];
+      container = m[3];
+    } else if (m[4] !== undefined) {
+      rank = `rank ${m[4]}`;
+    } else if (m[5] !== undefined) {
+      rank = m[5];
+    }
+    pos = PREFIX_PART.lastIndex;
+  }
+  const source: LogSource = {
+    ...(pod !== undefined && { pod }),
+    ...(container !== undefined && { container }),
+    ...(rank !== undefined && { rank }),
+  };
+  return { writer: `${pod ?? ''}/${container ?? ''}/${rank ?? ''}`, source, rest: pos === 0 ? line : line.slice(pos) };
+}

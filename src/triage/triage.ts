@@ -1,0 +1,76 @@
+import { adviceFor, categoryLabel } from './categories.js';
+import { decideCategory } from './classify.js';
+import { cleanLine, cutLine, escapeForSlackCode } from './escape.js';
+import { FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
+import { marker, redact } from './redact.js';
+import type { LogSource, TriageHints, TriageResult } from './types.js';
+
+/** Room for the snippet inside a 3000-character section, with its fences and a heading. */
+export const SNIPPET_MAX_CHARS = 2500;
+const ERROR_LINE_MAX_CHARS = 1000;
+const CONTEXT_LINE_MAX_CHARS = 500;
+
+/** A kept line as it may be shown: decoded, cleaned, redacted, cut. */
+function showLine(line: RawLine, byteMode: boolean, maxChars: number): string {
+  if (line.secret) return marker('private-key');
+  const text = byteMode ? Buffer.from(line.text, 'latin1').toString('utf8') : line.text;
+  return cutLine(redact(cleanLine(text)), maxChars);
+}
+
+function nonEmptySource(source: LogSource): LogSource | undefined {
+  return Object.keys(source).length > 0 ? source : undefined;
+}
+
+function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
+  const { best, byteMode } = scan;
+  const decision = decideCategory(best?.classification ?? null, hints);
+  const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
+  let firstError: TriageResult['firstError'] = null;
+  if (best) {
+    const source = nonEmptySource(best.source);
+    const around = [...best.before, best.line, ...best.after];
+    firstError = {
+      line: showLine(best.line, byteMode, ERROR_LINE_MAX_CHARS),
+      lineNumber: best.line.lineNumber,
+      ...(source && { source }),
+      context: around.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
+      contextStartLine: around[0].lineNumber,
+    };
+  }
+  return {
+    firstError,
+    category: decision.category,
+    categoryLabel: categoryLabel(decision.category),
+    transient: decision.transient,
+    advice: adviceFor(decision.category, decision.transient),
+    snippet: escapeForSlackCode(redact(tail.join('\n')), SNIPPET_MAX_CHARS),
+    summary: decision.summary,
+    decidedBy: decision.decidedBy,
+    strength: decision.strength,
+    tail,
+    lineCount: scan.lineCount,
+    bytes: scan.bytes,
+    binary: scan.binary,
+  };
+}
+
+/** Triage a whole log held in memory (a short log, a test). */
+export function triageText(text: string, hints?: TriageHints, source?: LogSource): TriageResult {
+  const scanner = new FirstErrorScanner(source);
+  scanner.push(text);
+  return buildResult(scanner.finish(), hints);
+}
+
+/**
+ * Triage a log of any size as it streams (a file, `kubectl logs`, an HTTP body). Each chunk
+ * is converted before the next is read, so a reader may reuse its buffer.
+ */
+export async function triageStream(
+  chunks: AsyncIterable<string | Buffer | Uint8Array>,
+  hints?: TriageHints,
+  source?: LogSource,
+): Promise<TriageResult> {
+  const scanner = new FirstErrorScanner(source);
+  for await (const chunk of chunks) scanner.push(chunk);
+  return buildResult(scanner.finish(), hints);
+}
