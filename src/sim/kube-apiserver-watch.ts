@@ -83,7 +83,8 @@ export class WatchHub {
     backlog.forEach(deliver);
     const unsubscribe = this.store.subscribe(deliver);
 
-    const timers: NodeJS.Timeout[] = [];
+    let timeout: NodeJS.Timeout | undefined;
+    let bookmarks: NodeJS.Timeout | undefined;
     const watch: OpenWatch = {
       res,
       bookmarks: req.bookmarks,
@@ -95,12 +96,13 @@ export class WatchHub {
     };
     const cleanup = () => {
       unsubscribe();
-      timers.forEach(clearTimeout);
+      clearTimeout(timeout);
+      clearInterval(bookmarks);
       this.open.delete(watch);
     };
     res.on('close', cleanup);
-    if (req.timeoutSeconds !== undefined) timers.push(setTimeout(() => res.end(), req.timeoutSeconds * 1000));
-    if (req.bookmarks) timers.push(setInterval(() => this.bookmark(watch), this.options.bookmarkIntervalMs));
+    if (req.timeoutSeconds !== undefined) timeout = setTimeout(() => res.end(), req.timeoutSeconds * 1000);
+    if (req.bookmarks) bookmarks = setInterval(() => this.bookmark(watch), this.options.bookmarkIntervalMs);
     this.open.add(watch);
   }
 
