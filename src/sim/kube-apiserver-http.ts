@@ -202,6 +202,10 @@ function handleWatch(ctx: ApiContext, route: ResourceRoute, query: Record<string
   }, res);
 }
 
+/**
+ * The log as it stands. `follow=true` gets the same and the stream ends (no client of this
+ * project follows logs); `sinceSeconds` and `timestamps` are ignored.
+ */
 function handleLog(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, res: ServerResponse): void {
   const pod = ctx.cluster.get(PODS, route.namespace, route.name!);
   const text = ctx.cluster.logs.read(pod.obj, {
