@@ -1,0 +1,64 @@
+/**
+ * Tells the operators, once, that the log archive cannot be written: one message per kind of
+ * problem (full, unwritable, failing) until an archive succeeds again, then one saying it
+ * works again, after which a new breakage is reported anew. The outbox's unique keys carry the
+ * "once", so it holds across restarts: a problem's key names the archive's generation, and a
+ * generation ends with each recovery message.
+ */
+import type { Logger } from 'pino';
+import type { Store } from '../store/sqlite.js';
+import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../slack/archive-problem-message.js';
+import type { ArchiveResult, StorageProblem } from './archive.js';
+
+export interface ArchiveProblemReporterOptions {
+  store: Store;
+  /** slack.opsChannel; without it problems are only logged. */
+  opsChannel?: string;
+  /** archive.dir, named in the messages. */
+  dir: string;
+  log: Logger;
+  /** Sends what was queued (the outbox's kick). */
+  queued(): void;
+}
+
+const PROBLEM_KINDS: readonly StorageProblem['kind'][] = ['disk-full', 'unwritable', 'io-error'];
+const RECOVERED = 'archive:recovered:';
+
+export class ArchiveProblemReporter {
+  constructor(private readonly options: ArchiveProblemReporterOptions) {}
+
+  /** Call with every archive's result, successful or not. */
+  report(result: ArchiveResult, workload: string, now: Date): void {
+    const { store, opsChannel, dir, log } = this.options;
+    if (!opsChannel) return;
+    const generation = this.generation();
+    if (result.storage) {
+      const message = buildArchiveProblemMessage({ problem: result.storage, dir, workload });
+      const key = problemKey(result.storage.kind, generation);
+      if (store.enqueue({ key, kind: 'archive-problem', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
+        log.warn({ key, problem: result.storage.kind }, 'log archive problem reported to the operators');
+        this.options.queued();
+      }
+      return;
+    }
+    if (!PROBLEM_KINDS.some((kind) => this.wasReported(problemKey(kind, generation)))) return;
+    const message = buildArchiveRecoveredMessage({ dir, path: result.path });
+    if (store.enqueue({ key: `${RECOVERED}${generation}`, kind: 'archive-recovered', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
+      this.options.queued();
+    }
+  }
+
+  /** How many recoveries were announced (or are about to be): problems after one are news again. */
+  private generation(): number {
+    const announced = this.options.store.ledgerKeys(RECOVERED).size;
+    return this.options.store.isQueued(`${RECOVERED}${announced}`) ? announced + 1 : announced;
+  }
+
+  private wasReported(key: string): boolean {
+    return this.options.store.wasSent(key) || this.options.store.isQueued(key);
+  }
+}
+
+function problemKey(kind: StorageProblem['kind'], generation: number): string {
+  return `archive:problem:${kind}:${generation}`;
+}
