@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { pendingAfterMs, type Config } from './config.js';
 import type { LifecycleState } from './model.js';
 import { discoverWorkloadKinds, describeKubeError, type WorkloadKindRef } from './cluster/kinds.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
@@ -23,8 +23,10 @@ import { SlackGateway } from './slack/client.js';
 import { registerListeners } from './slack/listeners.js';
 import { Store } from './store/sqlite.js';
 
-/** Failed and Stopped reach the owner (issue 2); other states are opt-in or separate alerts. */
-const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped']);
+/** Failed and Stopped always reach the owner; Completed only those who opted in (settings). */
+const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
+/** How often workloads are checked for having been Pending or Initializing too long. */
+const STUCK_CHECK_MS = 30_000;
 
 export interface BotOptions {
   config: Config;
@@ -47,6 +49,8 @@ export interface Bot {
   ready(): boolean;
   /** Resolves when every alert decided so far has been prepared and the outbox tried once. */
   settle(): Promise<void>;
+  /** Runs the stuck-Pending/Initializing check now (it also runs on a timer). */
+  checkStuck(): void;
   stop(): Promise<void>;
 }
 
@@ -99,6 +103,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
   });
+  // The notifier asks the reconciler what the cluster shows now; the reconciler is built next.
+  let reconciler: WorkloadReconciler;
   const notifier = new Notifier({
     store,
     outbox,
@@ -106,9 +112,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now,
     uiUrl: config.runai.uiUrl,
     enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
+    currentState: (uid) => reconciler.currentState(uid),
+    burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
-  const reconciler = new WorkloadReconciler({
+  reconciler = new WorkloadReconciler({
     store,
     log: log.child({ component: 'reconciler' }),
     now,
@@ -118,6 +126,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     sink: notifier,
     onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
     onMalformed: () => metrics.malformed.inc(),
+    stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });
 
   registerListeners(slack, { config, store, reconciler, reader, owners, log: log.child({ component: 'slack' }), now });
@@ -154,6 +163,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   reconciler.markSynced();
   const namespaceTimer = setInterval(() => void refreshNamespaces(), config.cluster.resyncMinutes * 60_000);
   namespaceTimer.unref();
+  reconciler.checkStuck();
+  const stuckTimer = setInterval(() => reconciler.checkStuck(), STUCK_CHECK_MS);
+  stuckTimer.unref();
   const gaugeTimer = setInterval(() => {
     metrics.outboxDepth.set(store.outboxDepth());
     metrics.kubeRequests.set(watcher!.stats.requests + reader.requests);
@@ -179,10 +191,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await notifier.idle();
       await outbox.flush();
     },
+    checkStuck: () => reconciler.checkStuck(),
     stop: () =>
       (stopping ??= (async () => {
         watcher?.stop();
         clearInterval(namespaceTimer);
+        clearInterval(stuckTimer);
+        notifier.flushBursts();
         clearInterval(gaugeTimer);
         // Finish what is being prepared and sent; what is left stays queued on disk.
         await Promise.race([notifier.idle(), delay(5000)]);

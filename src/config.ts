@@ -91,9 +91,11 @@ const fileSchema = z.strictObject({
       pendingAfter: duration.default(30 * 60_000),
       initializingAfter: duration.default(15 * 60_000),
       burstWindow: duration.default(30_000),
+      /** Alerts across the cluster within one burst window that earn the operators a summary. */
+      opsBurstThreshold: z.number().int().min(2).default(10),
       logTailLines: z.number().int().min(1).max(1000).default(15),
     })
-    .default({ pendingAfter: 30 * 60_000, initializingAfter: 15 * 60_000, burstWindow: 30_000, logTailLines: 15 }),
+    .default({ pendingAfter: 30 * 60_000, initializingAfter: 15 * 60_000, burstWindow: 30_000, opsBurstThreshold: 10, logTailLines: 15 }),
   maintenance: z
     .strictObject({
       feed: z.string().min(1),

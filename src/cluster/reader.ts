@@ -5,7 +5,7 @@
  * light on the API server and on memory.
  */
 import { PassThrough } from 'node:stream';
-import { CoreV1Api, type KubeConfig, Log } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
 
 export interface KubeEvent {
@@ -34,13 +34,18 @@ export interface ClusterReader {
   /** The whole log as a stream (for archiving and full triage), ended when the server ends it. */
   streamLog(request: Omit<LogRequest, 'tailLines'>): AsyncIterable<Buffer>;
   eventsFor(namespace: string, names: string[]): Promise<KubeEvent[]>;
+  /** The scheduler's PodGroups of a workload (scheduling.run.ai); empty where none are served. */
+  podGroupsOf(namespace: string, workloadName: string): Promise<unknown[]>;
   namespaceLabels(): Promise<Map<string, Record<string, string>>>;
   requests: number;
 }
 
 export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
   const core = kubeConfig.makeApiClient(CoreV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const logs = new Log(kubeConfig);
+  // KAI serves v2alpha2; older Run:ai releases other versions (runai-reference §9).
+  let podGroupVersions = ['v2alpha2', 'v2', 'v1'];
   const reader: ClusterReader = {
     requests: 0,
 
@@ -88,6 +93,27 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
           lastSeen: toIso(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp),
         }))
         .sort((a, b) => (a.lastSeen ?? '').localeCompare(b.lastSeen ?? ''));
+    },
+
+    async podGroupsOf(namespace, workloadName) {
+      for (const version of podGroupVersions) {
+        reader.requests++;
+        try {
+          const list = (await custom.listNamespacedCustomObject({
+            group: 'scheduling.run.ai',
+            version,
+            namespace,
+            plural: 'podgroups',
+            labelSelector: `workloadName=${workloadName}`,
+          })) as { items?: unknown[] };
+          podGroupVersions = [version];
+          return list.items ?? [];
+        } catch (err) {
+          if ((err as { code?: number }).code !== 404) throw err;
+        }
+      }
+      podGroupVersions = [];
+      return [];
     },
 
     async namespaceLabels() {

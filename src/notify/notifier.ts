@@ -1,15 +1,22 @@
 /**
  * Turns "this owner is owed a message about this workload" into a queued Slack message:
- * enrich (pods, logs, events, triage), build the Block Kit, queue it in the outbox. One
- * enrichment per key at a time, however many events arrive for the workload meanwhile.
+ * enrich (pods, logs, events, triage or scheduler reasons), build the Block Kit, queue it in
+ * the outbox — or fold it into the owner's burst. One enrichment per key at a time however
+ * many events arrive meanwhile, and a bounded number at once so a burst of a thousand failures
+ * does not open a thousand connections to the API server.
  */
 import type { Logger } from 'pino';
-import type { Transition, Workload } from '../model.js';
+import type { Workload } from '../model.js';
 import type { Store } from '../store/sqlite.js';
-import { buildWorkloadAlert } from '../slack/messages.js';
-import { enrichWorkload, type EnrichOptions } from './enrich.js';
+import { describeKubeError } from '../cluster/kinds.js';
+import { normalizeWorkload } from '../cluster/normalize.js';
+import { buildOpsBurstMessage, buildOwnerBurstMessage } from '../slack/burst-messages.js';
+import { buildStuckMessage, buildWorkloadAlert, type SlackMessage } from '../slack/messages.js';
+import { BurstGrouper, type BurstEntry, type OpsBurst, type OwnerBurst } from './burst.js';
+import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
 import type { Outbox } from './outbox.js';
-import type { AlertSink } from './reconciler.js';
+import type { AlertSink, OwedAlert } from './reconciler.js';
+import { schedulingReasons } from './scheduling.js';
 
 export interface NotifierOptions {
   store: Store;
@@ -18,20 +25,37 @@ export interface NotifierOptions {
   log: Logger;
   now(): Date;
   uiUrl?: string;
+  /** The state the cluster shows now: a warning about a state already left is not sent. */
+  currentState(uid: string): string | undefined;
+  burst: { windowMs: number; opsChannel?: string; opsThreshold?: number };
+  /** Extra work on a failure whose result the DM mentions (log archive); raced against a deadline. */
+  onSettled?(workload: Workload): Promise<string | undefined>;
+  maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
 }
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly waiting: Array<() => void> = [];
+  private running = 0;
+  private readonly bursts: BurstGrouper;
 
-  constructor(private readonly options: NotifierOptions) {}
+  constructor(private readonly options: NotifierOptions) {
+    this.bursts = new BurstGrouper({
+      windowMs: options.burst.windowMs,
+      opsThreshold: options.burst.opsThreshold ?? 10,
+      now: () => options.now().getTime(),
+      onOwnerBurst: (burst) => this.rewriteOwnerBurst(burst),
+      onOpsBurst: (burst) => this.postOpsSummary(burst),
+    });
+  }
 
-  owed(key: string, workload: Workload, raw: unknown, _transition: Transition | undefined): void {
-    if (this.inFlight.has(key)) return;
-    const job = this.prepare(key, workload, raw)
-      .catch((err: unknown) => this.options.log.error({ key, err: (err as Error).message }, 'preparing an alert failed'))
-      .finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, job);
+  owed(alert: OwedAlert): void {
+    if (this.inFlight.has(alert.key)) return;
+    const job = this.withSlot(() => (alert.kind === 'stuck' ? this.prepareStuck(alert) : this.prepareSettled(alert)))
+      .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
+      .finally(() => this.inFlight.delete(alert.key));
+    this.inFlight.set(alert.key, job);
   }
 
   /** Resolves when every alert being prepared is queued (tests, shutdown). */
@@ -39,37 +63,129 @@ export class Notifier implements AlertSink {
     while (this.inFlight.size) await Promise.all(this.inFlight.values());
   }
 
-  private async prepare(key: string, workload: Workload, raw: unknown): Promise<void> {
-    const { store, outbox, now } = this.options;
+  /** Sends pending burst rewrites and summaries now (shutdown, tests). */
+  flushBursts(): void {
+    this.bursts.flush();
+  }
+
+  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= (this.options.maxConcurrent ?? 8)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
-    const enriched = await enrichWorkload(raw, workload, this.options.enrich);
+    const archive = this.options.onSettled?.(alert.workload);
+    const enriched = await enrichWorkload(alert.raw, alert.workload, this.options.enrich);
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
+    const archivePath = archive ? await Promise.race([archive, delay(2000).then(() => undefined)]).catch(() => undefined) : undefined;
     const w = enriched.workload;
     const message = buildWorkloadAlert({
       workload: w,
-      state: workload.state,
+      state: alert.workload.state,
       triage: enriched.triage,
       site: enriched.site,
       uiUrl: this.options.uiUrl,
       logProblem: enriched.logProblem,
+      archivePath,
     });
-    const queued = store.enqueue(
+    // Completed is opt-in per person, so it never anchors or joins a burst others must see.
+    const admission = alert.workload.state === 'Completed' ? { grouped: false as const } : this.bursts.admit(burstEntry(alert.key, enriched));
+    if (admission.grouped) {
+      // Told as part of the owner's grouped message: recorded so it is never sent alone.
+      this.options.store.recordSent({ key: alert.key, recipient: `burst:${admission.anchorKey}`, sentAt: this.options.now().toISOString() });
+      return;
+    }
+    this.queue(alert, w, message, alert.workload.state.toLowerCase());
+  }
+
+  private async prepareStuck(alert: OwedAlert): Promise<void> {
+    const { reader, normalize } = this.options.enrich;
+    const w = alert.workload;
+    let workload = w;
+    let reasons: ReturnType<typeof schedulingReasons> = [];
+    try {
+      const [pods, events, podGroups] = await Promise.all([
+        reader.podsOf(w.namespace, w.name),
+        reader.eventsFor(w.namespace, [w.name]),
+        reader.podGroupsOf(w.namespace, w.name).catch(() => []),
+      ]);
+      workload = { ...normalizeWorkload(alert.raw, pods, normalize(w.namespace)), state: w.state };
+      const podEvents = await reader.eventsFor(w.namespace, workload.pods.map((p) => p.name));
+      reasons = schedulingReasons([...events, ...podEvents], podGroups, workload.pods);
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: describeKubeError(err) }, 'cannot read why the workload waits; warning without reasons');
+    }
+    // It may have started while we were reading: then it is no longer stuck, and says nothing.
+    if (this.options.currentState(w.uid) !== w.state) return;
+    const state = w.state as 'Pending' | 'Initializing';
+    const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrl }, this.options.now());
+    this.queue(alert, workload, message, state.toLowerCase());
+  }
+
+  private queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): void {
+    const queued = this.options.store.enqueue(
       {
-        key,
-        kind: workload.state.toLowerCase(),
-        target: w.owner
-          ? { type: 'owner', owner: w.owner, project: w.project, workload: `${w.namespace}/${w.name}` }
-          : { type: 'owner', owner: '', project: w.project, workload: `${w.namespace}/${w.name}` },
+        key: alert.key,
+        kind,
+        target: { type: 'owner', owner: w.owner ?? '', project: w.project, workload: `${w.namespace}/${w.name}` },
         payload: message,
       },
-      now(),
+      this.options.now(),
     );
     if (queued) {
-      this.options.log.info(
-        { key, workload: `${w.namespace}/${w.name}`, state: workload.state, category: enriched.triage?.category, errorLine: enriched.triage?.firstError?.lineNumber },
-        'alert queued',
-      );
-      outbox.kick();
+      this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
+      this.options.outbox.kick();
     }
   }
+
+  private rewriteOwnerBurst(burst: OwnerBurst): void {
+    const { store } = this.options;
+    // Only the newest rewrite matters: drop older ones still waiting.
+    store.dropQueued(`burst:${burst.anchorKey}:`);
+    store.enqueue(
+      { key: `burst:${burst.anchorKey}:${burst.entries.length}`, kind: 'burst', target: { type: 'update', anchorKey: burst.anchorKey }, payload: buildOwnerBurstMessage(burst.entries) },
+      this.options.now(),
+    );
+    this.options.log.info({ anchor: burst.anchorKey, count: burst.entries.length }, 'burst grouped for one owner');
+    this.options.outbox.kick();
+  }
+
+  private postOpsSummary(burst: OpsBurst): void {
+    const channel = this.options.burst.opsChannel;
+    this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
+    if (!channel) return;
+    this.options.store.enqueue(
+      { key: `ops-burst:${new Date(burst.openedAt).toISOString()}`, kind: 'ops-burst', target: { type: 'channel', channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) },
+      this.options.now(),
+    );
+    this.options.outbox.kick();
+  }
+}
+
+function burstEntry(key: string, e: Enriched): BurstEntry {
+  const w = e.workload;
+  return {
+    key,
+    owner: w.owner ?? '',
+    namespace: w.namespace,
+    name: w.name,
+    project: w.project,
+    kind: w.kind,
+    state: w.state,
+    node: e.site?.node,
+    category: e.triage?.category,
+    categoryLabel: e.triage?.categoryLabel,
+    firstError: e.triage?.firstError?.line,
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -15,6 +15,7 @@ import type { OwnerDirectory } from './owners.js';
 export interface SlackPoster {
   openDm(userId: string): Promise<string>;
   post(channel: string, message: { text: string; blocks?: unknown[] }): Promise<{ channel: string; ts?: string }>;
+  update(channel: string, ts: string, message: { text: string; blocks?: unknown[] }): Promise<void>;
 }
 
 export class SlackSendError extends Error {
@@ -118,6 +119,10 @@ export class Outbox {
     let recipient: string;
     let payload = item.payload;
     const target = item.target;
+    if (target.type === 'update') {
+      await this.rewrite(item, target.anchorKey);
+      return;
+    }
     if (target.type === 'channel') {
       channel = target.channel;
       recipient = target.channel;
@@ -152,6 +157,29 @@ export class Outbox {
     }
     const result = await this.withPause(channel, () => slack.post(channel!, payload));
     store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() });
+    this.options.onSent?.(item);
+  }
+
+  /** Rewrites a message already sent; waits while the original is still queued. */
+  private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
+    const { store, slack, log } = this.options;
+    const anchor = store.ledgerEntry(anchorKey);
+    if (!anchor) {
+      if (store.isQueued(anchorKey)) {
+        store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false);
+      } else {
+        store.dropOutbox(item.id);
+        log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never sent; rewrite dropped');
+      }
+      return;
+    }
+    if (!anchor.channel || !anchor.ts) {
+      // The original was not posted (the person muted it): nothing to rewrite.
+      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, sentAt: this.options.now().toISOString() });
+      return;
+    }
+    await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, item.payload));
+    store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() });
     this.options.onSent?.(item);
   }
 

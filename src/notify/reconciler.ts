@@ -12,10 +12,21 @@ import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { Store } from '../store/sqlite.js';
 
+/** A message an owner is owed: about a state reached, or about a state that lasts too long. */
+export interface OwedAlert {
+  key: string;
+  kind: 'state' | 'stuck';
+  workload: Workload;
+  raw: unknown;
+  /** When the workload entered its current state. */
+  since: Date;
+  transition?: Transition;
+}
+
 /** What the reconciler asks for when an owner is owed a message. */
 export interface AlertSink {
-  /** A workload settled into a state its owner must hear about. Called once per key while unsent. */
-  owed(key: string, workload: Workload, raw: unknown, transition: Transition | undefined): void;
+  /** Called whenever the message is owed and not yet sent or queued; the sink de-duplicates work in flight. */
+  owed(alert: OwedAlert): void;
 }
 
 export interface ReconcilerOptions {
@@ -30,6 +41,8 @@ export interface ReconcilerOptions {
   sink: AlertSink;
   onTransition?(t: Transition): void;
   onMalformed?(ref: string, reason: string): void;
+  /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
+  stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
 }
 
 interface Cached {
@@ -40,6 +53,10 @@ interface Cached {
 
 export function alertKey(uid: string, state: LifecycleState): string {
   return `wl:${uid}:${state}`;
+}
+
+export function stuckKey(uid: string, state: LifecycleState): string {
+  return `wl:${uid}:stuck-${state}`;
 }
 
 export class WorkloadReconciler implements WorkloadEventHandler {
@@ -60,6 +77,31 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   rawOf(uid: string): unknown {
     return this.cache.get(uid)?.raw;
+  }
+
+  /** The state the cluster shows now, or undefined when the workload is gone. */
+  currentState(uid: string): LifecycleState | undefined {
+    return this.cache.get(uid)?.workload.state;
+  }
+
+  /**
+   * Owners of workloads Pending or Initializing for longer than the threshold are owed one
+   * warning each. Time passes without events, so this runs on a timer.
+   */
+  checkStuck(): void {
+    const { stuck, store, now } = this.options;
+    if (!stuck || !this.synced) return;
+    for (const { workload, raw } of this.cache.values()) {
+      if (workload.state !== 'Pending' && workload.state !== 'Initializing') continue;
+      const key = stuckKey(workload.uid, workload.state);
+      if (store.wasSent(key) || store.isQueued(key)) continue;
+      const stored = store.getWorkload(workload.uid);
+      if (!stored || stored.state !== workload.state) continue;
+      const since = new Date(stored.stateSince);
+      const threshold = workload.state === 'Pending' ? stuck.pendingAfterMs(workload.project) : stuck.initializingAfterMs;
+      if (now().getTime() - since.getTime() < threshold) continue;
+      this.options.sink.owed({ key, kind: 'stuck', workload, raw, since });
+    }
   }
 
   upsert(raw: unknown, kind: WorkloadKindRef): void {
@@ -137,7 +179,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (store.wasSent(key) || store.isQueued(key)) return;
     // Catch-up after downtime is bounded: old news is not worth a DM.
     if (now().getTime() - Date.parse(stateSince) > this.options.lookbackMs) return;
-    this.options.sink.owed(key, workload, this.cache.get(workload.uid)?.raw, transition);
+    this.options.sink.owed({ key, kind: 'state', workload, raw: this.cache.get(workload.uid)?.raw, since: new Date(stateSince), transition });
   }
 
   private markDeleted(workload: Workload): void {

@@ -61,6 +61,14 @@ export class SlackGateway implements SlackPoster, SlackDirectory {
     }
   }
 
+  async update(channel: string, ts: string, message: { text: string; blocks?: unknown[] }): Promise<void> {
+    try {
+      await this.client.chat.update({ channel, ts, text: message.text, ...(message.blocks ? { blocks: message.blocks as never } : {}) });
+    } catch (err) {
+      throw toSlackSendError(err);
+    }
+  }
+
   async lookupByEmail(email: string): Promise<string | undefined> {
     try {
       const result = await this.client.users.lookupByEmail({ email });

@@ -79,7 +79,9 @@ export interface LedgerEntry {
 export type OutboxTarget =
   | { type: 'owner'; owner: string; project: string; workload?: string }
   | { type: 'channel'; channel: string }
-  | { type: 'user'; user: string };
+  | { type: 'user'; user: string }
+  /** Rewrite the message already sent under `anchorKey` (chat.update). */
+  | { type: 'update'; anchorKey: string };
 
 export interface OutboxItem {
   id: number;
@@ -211,6 +213,11 @@ export class Store {
     this.db
       .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
       .run(failed ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), id);
+  }
+
+  /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
+  dropQueued(prefix: string): number {
+    return this.db.prepare("DELETE FROM outbox WHERE key LIKE ? ESCAPE '\\'").run(`${escapeLike(prefix)}%`).changes;
   }
 
   dropOutbox(id: number): void {

@@ -1,0 +1,76 @@
+/**
+ * Block Kit for bursts: one grouped message per owner, and one summary for the operators.
+ */
+import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
+import type { LifecycleState } from '../model.js';
+import { tally, type BurstEntry } from '../notify/burst.js';
+import { context, header, section, type Block, type SlackMessage } from './blocks.js';
+import { escapeMrkdwn, inlineCode, truncate } from './mrkdwn.js';
+
+/** Entries listed one by one; the rest are counted. Keeps the message well inside Block Kit limits. */
+const LISTED = 15;
+
+function entryLine(e: BurstEntry): string {
+  const error = e.firstError ? ` ${inlineCode(e.firstError, 160)}` : '';
+  const category = e.categoryLabel ? ` _${escapeMrkdwn(e.categoryLabel)}_` : '';
+  const node = e.node ? ` on ${escapeMrkdwn(e.node)}` : '';
+  return `• *${escapeMrkdwn(e.name)}* (${escapeMrkdwn(e.project)}) ${e.state.toLowerCase()}${node}${category}${error}`;
+}
+
+export function buildOwnerBurstMessage(entries: BurstEntry[]): SlackMessage {
+  const states = tally(entries.map((e) => e.state));
+  const summary = states.map(([state, n]) => `${n} ${state.toLowerCase()}`).join(', ');
+  const blocks: Block[] = [
+    header(`${entries.length} of your workloads changed state (${summary})`),
+    section(`Several of your workloads failed or stopped within a short time. Often one cause (a node, a project stop) is behind all of them.`),
+  ];
+  // Lines are packed into sections of at most ~2,800 characters.
+  let chunk: string[] = [];
+  let size = 0;
+  for (const e of entries.slice(0, LISTED)) {
+    const line = entryLine(e);
+    if (size + line.length > 2800) {
+      blocks.push(section(chunk.join('\n')));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(line);
+    size += line.length + 1;
+  }
+  if (chunk.length) blocks.push(section(chunk.join('\n')));
+  if (entries.length > LISTED) blocks.push(context(`…and ${entries.length - LISTED} more. \`/runai list\` shows them all.`));
+  for (const [state] of states) {
+    blocks.push(section(`*${state}* — next step (cluster guide): ${GUIDE[state as LifecycleState]?.nextAction ?? ''}`));
+  }
+  const transient = entries.filter((e) => e.category === 'eviction' || e.category === 'scheduling').length;
+  if (transient === entries.length) blocks.push(section(`:repeat: These look like evictions or scheduling problems. ${SAFE_RECOVERY.retryTransient}`));
+  blocks.push(context(SAFE_RECOVERY.oneChange));
+  const names = entries.slice(0, 5).map((e) => e.name).join(', ');
+  return { text: escapeMrkdwn(`${entries.length} of your workloads changed state (${summary}): ${names}${entries.length > 5 ? ', …' : ''}`), blocks };
+}
+
+export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): SlackMessage {
+  const owners = new Set(entries.map((e) => e.owner || '(no owner)')).size;
+  const nodes = tally(entries.map((e) => e.node), 'no node');
+  const categories = tally(entries.map((e) => e.categoryLabel ?? e.state));
+  const projects = tally(entries.map((e) => e.project));
+  const [topNode, topCount] = nodes[0];
+  const seconds = Math.round(windowMs / 1000);
+  const headline =
+    topNode !== 'no node' && topCount >= Math.max(2, entries.length / 2)
+      ? `node ${topNode} lost? ${topCount} of ${entries.length} workloads of ${plural(owners, 'owner')}`
+      : `${entries.length} workloads of ${plural(owners, 'owner')}`;
+  const list = (pairs: Array<[string, number]>) => truncate(pairs.slice(0, 10).map(([k, n]) => `${escapeMrkdwn(k)} (${n})`).join(', '), 2800);
+  const blocks: Block[] = [
+    header(`Burst: ${headline} within ${seconds} s`),
+    section(`*By node:* ${list(nodes)}`),
+    section(`*By category:* ${list(categories)}`),
+    section(`*By project:* ${list(projects)}`),
+    context('Each owner got one grouped message. The bot only reads the cluster; it changes nothing.'),
+  ];
+  return { text: escapeMrkdwn(`Burst: ${headline} within ${seconds} s`), blocks };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

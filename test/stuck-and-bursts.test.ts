@@ -1,0 +1,125 @@
+/**
+ * The rest of the lifecycle through the real bot: workloads stuck Pending or Initializing, and
+ * bursts of failures folded into one message per owner plus one operators' summary.
+ */
+import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
+import { ALICE, BOB, startFakeSlack, type SlackSimulator } from './fakes/slack.js';
+import { eventually, startTestBot, type TestBot } from './helpers/bot.js';
+import { ns, pod, workloadCr } from './helpers/workloads.js';
+
+const QUOTA_MESSAGE =
+  'Non-preemptible workload is over quota. Workload requested 4 GPUs, but genai quota is 2 GPUs, while 0 GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.';
+
+describe('stuck workloads and bursts', () => {
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot | undefined;
+  let clock: Date;
+
+  beforeEach(async () => {
+    kube = await startFakeKube();
+    slack = await startFakeSlack();
+    slack.addChannel('C0OPS', 'runai-ops');
+    kube.addNamespace(ns('genai'), { 'runai/queue': 'genai' });
+    clock = new Date();
+  });
+
+  afterEach(async () => {
+    await bot?.stop();
+    bot = undefined;
+    await slack.close();
+    await kube.close();
+  });
+
+  const config = {
+    owners: { emailDomain: 'example.org' },
+    slack: { opsChannel: 'C0OPS' },
+    alerts: { pendingAfter: '30m', initializingAfter: '15m', burstWindow: '2s' },
+  };
+
+  function later(minutes: number) {
+    clock = new Date(clock.getTime() + minutes * 60_000);
+  }
+
+  it('warns once, with the quota reason, about a workload pending over quota, and says nothing once it runs', async () => {
+    kube.apply(workloadCr({ name: 'sdxl', project: 'genai', owner: 'alice', phase: 'Pending' }));
+    kube.apply({
+      apiVersion: 'scheduling.run.ai/v2alpha2',
+      kind: 'PodGroup',
+      metadata: { name: 'pg-sdxl-0-abc', namespace: ns('genai'), labels: { workloadName: 'sdxl' } },
+      spec: { minMember: 1, queue: 'genai' },
+      status: { schedulingConditions: [{ type: 'UnschedulableOnNodePool', reason: 'Unschedulable', message: 'quota', reasons: [{ reason: 'NonPreemptibleOverQuota', message: QUOTA_MESSAGE }] }] },
+    } as never);
+    bot = await startTestBot(kube, slack, config, { now: () => clock });
+
+    later(10);
+    bot.checkStuck();
+    await bot.settle();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0); // not yet past the threshold
+
+    later(25);
+    bot.checkStuck();
+    const [dm] = await eventually(() => slack.messagesTo(ALICE.id).length > 0 && slack.messagesTo(ALICE.id), 'the Pending warning');
+    const text = JSON.stringify(dm.body);
+    expect(text).toContain('has been Pending for');
+    expect(text).toContain("The project's GPU quota is used up for non-preemptible work");
+    expect(text).toContain('genai quota is 2 GPUs');
+    expect(text).toContain('Check quota, resource preset, image, and data source.');
+
+    later(5);
+    bot.checkStuck();
+    kube.setPhase('TrainingWorkload', ns('genai'), 'sdxl', 'Running');
+    later(60);
+    bot.checkStuck();
+    await new Promise((r) => setTimeout(r, 200));
+    await bot.settle();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+  });
+
+  it('warns once about a workload stuck Initializing on an image it cannot pull', async () => {
+    kube.apply(workloadCr({ name: 'vit', project: 'genai', owner: 'bob@other.org', phase: 'Initializing' }));
+    const p = pod({ workload: 'vit', project: 'genai' });
+    (p.status as any).phase = 'Pending';
+    (p.status as any).containerStatuses[0].state = { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example.org/ml/vit:does-not-exist"' } };
+    kube.apply(p);
+    bot = await startTestBot(kube, slack, config, { now: () => clock });
+    later(16);
+    bot.checkStuck();
+    const [dm] = await eventually(() => slack.messagesTo(BOB.id).length > 0 && slack.messagesTo(BOB.id), 'the Initializing warning');
+    expect(JSON.stringify(dm.body)).toContain('The container image cannot be pulled');
+    expect(JSON.stringify(dm.body)).toContain('vit:does-not-exist');
+    later(30);
+    bot.checkStuck();
+    await bot.settle();
+    expect(slack.messagesTo(BOB.id)).toHaveLength(1);
+  });
+
+  it('folds 60 failures of one owner into one grouped message and posts one operators\' summary', async () => {
+    for (let i = 0; i < 60; i++) {
+      kube.apply(workloadCr({ name: `sweep-${i}`, project: 'genai', owner: 'alice' }));
+      kube.apply(pod({ workload: `sweep-${i}`, project: 'genai', node: 'gpu-17' }));
+    }
+    bot = await startTestBot(kube, slack, config);
+    for (let i = 0; i < 60; i++) {
+      kube.appendLog(ns('genai'), `sweep-${i}-0-0`, `sweep-${i}`, `RuntimeError: CUDA error: an illegal memory access was encountered (run ${i})`);
+      const p = pod({ workload: `sweep-${i}`, project: 'genai', node: 'gpu-17', exitCode: 1 });
+      kube.apply(p);
+      kube.setPhase('TrainingWorkload', ns('genai'), `sweep-${i}`, 'Failed');
+    }
+    const update = await eventually(
+      () => slack.callsTo('chat.update').find((c) => String(c.body.text).startsWith('60 of your workloads')),
+      'the grouped rewrite listing all 60',
+      15_000,
+    );
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    const grouped = JSON.stringify(update.body.blocks);
+    expect(grouped).toContain('and 45 more');
+    expect(grouped).toContain('illegal memory access');
+    const [summary] = await eventually(() => slack.messagesTo('C0OPS').length > 0 && slack.messagesTo('C0OPS'), 'the operators\' summary', 10_000);
+    expect(String(summary.body.text)).toContain('node gpu-17 lost? 60 of 60 workloads of 1 owner');
+    await new Promise((r) => setTimeout(r, 2500));
+    await bot.settle();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(slack.messagesTo('C0OPS')).toHaveLength(1);
+  });
+});
