@@ -20,6 +20,7 @@ interface DemoFlags {
   headless?: boolean;
   out?: string;
   port: string;
+  stepDelayMs: string;
   logLevel: string;
 }
 
@@ -30,13 +31,16 @@ export function register(program: Command): void {
     .option('--headless', 'play the scenario to the end without the page, write the Slack calls, exit')
     .option('--out <file>', 'with --headless: where to write the Slack Web API calls as JSON lines (default: stdout)')
     .option('--port <n>', 'port of the page on 127.0.0.1 (0: any free port)', '0')
+    .option('--step-delay-ms <ms>', 'page mode: pause before each scenario step', String(PAGE_STEP_DELAY_MS))
     .option('--log-level <level>', "the bot's log level (logs go to stderr)", 'warn')
     .action(async (flags: DemoFlags) => {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: "${flags.port}" is not a port number`);
+      const stepDelayMs = Number(flags.stepDelayMs);
+      if (!Number.isInteger(stepDelayMs) || stepDelayMs < 0) throw new Error(`--step-delay-ms: "${flags.stepDelayMs}" is not a number of milliseconds`);
       const log = createLogger(flags.logLevel, process.stderr);
       if (flags.headless) await runHeadless(log, flags.out);
-      else await runPage(log, port);
+      else await runPage(log, port, stepDelayMs);
     });
 }
 
@@ -53,8 +57,8 @@ async function runHeadless(log: ReturnType<typeof createLogger>, out: string | u
   process.exit(0);
 }
 
-async function runPage(log: ReturnType<typeof createLogger>, port: number): Promise<void> {
-  const demo = await startDemo({ log, stepDelayMs: PAGE_STEP_DELAY_MS });
+async function runPage(log: ReturnType<typeof createLogger>, port: number, stepDelayMs: number): Promise<void> {
+  const demo = await startDemo({ log, stepDelayMs });
   const page = await startDemoPage(port, pageStateOf(demo));
   process.stdout.write(`Demo running at ${page.url}\n`);
   const shutdown = () => {

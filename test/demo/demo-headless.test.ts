@@ -1,0 +1,69 @@
+/**
+ * `demo --headless --out FILE` end to end: the built CLI runs the real bot against the
+ * simulated cluster and Slack, plays the scenario, and writes every Slack Web API call.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { GUIDE } from '../../src/lifecycle/states.js';
+import { CLI, ensureBuilt, ROOT } from './cli.js';
+
+interface Call {
+  method: string;
+  body: { channel?: string; text?: string; blocks?: unknown[] };
+}
+
+const run = promisify(execFile);
+let dir: string;
+let calls: Call[];
+
+/** Everything a person would read in a post: the fallback text and the blocks. */
+const shown = (call: Call) => `${call.body.text ?? ''}\n${JSON.stringify(call.body.blocks ?? [])}`;
+const postsTo = (channel: string) => calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel).map(shown);
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'demo-headless-'));
+  const out = join(dir, 'calls.jsonl');
+  // Rejects on a non-zero exit code, which fails every test below.
+  await run(process.execPath, [CLI, 'demo', '--headless', '--out', out], { cwd: ROOT, timeout: 60_000 });
+  calls = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Call);
+}, 90_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('demo --headless', () => {
+  it('writes every Slack Web API call as a JSON line with the method and its arguments, without tokens', () => {
+    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['auth.test', 'apps.connections.open', 'users.lookupByEmail', 'conversations.open', 'chat.postMessage']));
+    for (const call of calls) expect(Object.keys(call).sort()).toEqual(['body', 'method']);
+    expect(JSON.stringify(calls)).not.toMatch(/xox[abp]-|xapp-/);
+  });
+
+  it("DMs the out-of-memory job's owner, naming the out-of-memory line and the guide's Failed advice", () => {
+    const [dm] = postsTo('D0ALICE');
+    expect(dm).toContain('resnet-finetune failed');
+    expect(dm).toContain('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB');
+    expect(dm).toContain(GUIDE.Failed.nextAction);
+  });
+
+  it("DMs the stopped workspace's owner with the guide's Stopped advice", () => {
+    const [dm] = postsTo('D0BOB');
+    expect(dm).toContain('jupyter-bob was stopped');
+    expect(dm).toContain(GUIDE.Stopped.nextAction);
+  });
+
+  it("cites worker 1's missing data file, not the other ranks' watchdog timeouts, for the distributed job", () => {
+    const [dm] = postsTo('D0CAROL');
+    expect(dm).toContain('llama-ddp failed');
+    expect(dm).toContain('shard-17.parquet');
+    expect(dm).not.toContain('Watchdog caught collective operation timeout');
+  });
+
+  it('announces the maintenance window in the maintenance channel', () => {
+    const posts = postsTo('C0MAINT');
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.join('\n')).toContain('NVIDIA driver and firmware upgrade');
+  });
+});
