@@ -1,0 +1,197 @@
+/**
+ * Fetches the maintenance feed (https://, http://, webcal://, file:// or a plain path) with
+ * conditional requests, a timeout and a size cap, and keeps the last good copy in a persistent
+ * store. A failed refresh (network, HTTP error, too big, not a calendar, truncated) never
+ * replaces that copy; it is reported with the time the current run of failures began, so the
+ * caller can tell operators once per outage.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { normalizeFeedText } from './feed-text.js';
+
+export interface FeedCacheEntry {
+  body: string;
+  etag?: string;
+  lastModified?: string;
+  /** ISO time of the last successful fetch (or 304). */
+  fetchedAt: string;
+}
+
+/** Persisted last good copy per feed URL (the SQLite store implements it). */
+export interface FeedCacheStore {
+  getFeedCache(url: string): FeedCacheEntry | undefined;
+  putFeedCache(url: string, entry: FeedCacheEntry): void;
+}
+
+export class MemoryFeedCache implements FeedCacheStore {
+  private readonly entries = new Map<string, FeedCacheEntry>();
+  getFeedCache(url: string): FeedCacheEntry | undefined {
+    return this.entries.get(url);
+  }
+  putFeedCache(url: string, entry: FeedCacheEntry): void {
+    this.entries.set(url, entry);
+  }
+}
+
+export interface FeedFetchResult {
+  /** The text to use: the fresh copy, or the last good one when this refresh failed. */
+  body?: string;
+  /** When `body` was last fetched successfully. */
+  fetchedAt?: string;
+  /** `body` differs from what the previous refresh returned. */
+  changed: boolean;
+  /** Why this refresh failed; the last good copy (if any) is still in `body`. */
+  error?: Error;
+  /** Start of the current run of failures. */
+  failingSince?: Date;
+}
+
+export interface FeedFetcherOptions {
+  feed: string;
+  cache: FeedCacheStore;
+  now?: () => Date;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** Throws when a body is not acceptable as a feed; default: it must look like a whole calendar. */
+  validate?: (body: string) => void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+type Fetched = { notModified: true } | { notModified: false; body: string; etag?: string; lastModified?: string };
+
+export class FeedFetchError extends Error {
+  readonly code = 'maintenance_feed_fetch_failed';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FeedFetchError';
+  }
+}
+
+function describeCause(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`;
+}
+
+export class FeedFetcher {
+  private readonly url: string;
+  private readonly now: () => Date;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly validate: (body: string) => void;
+  private failingSince: Date | undefined;
+  private lastBody: string | undefined;
+
+  constructor(private readonly opts: FeedFetcherOptions) {
+    this.url = opts.feed.replace(/^webcal:\/\//i, 'https://');
+    this.now = opts.now ?? (() => new Date());
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.validate = opts.validate ?? ((body) => void normalizeFeedText(body));
+  }
+
+  /** The last good copy, without fetching. */
+  lastGood(): FeedCacheEntry | undefined {
+    return this.opts.cache.getFeedCache(this.opts.feed);
+  }
+
+  async refresh(): Promise<FeedFetchResult> {
+    const cached = this.lastGood();
+    try {
+      const fetched = /^https?:\/\//i.test(this.url) ? await this.fetchHttp(cached) : await this.readFile(cached);
+      const fetchedAt = this.now().toISOString();
+      let entry: FeedCacheEntry;
+      if (fetched.notModified && cached) {
+        entry = { ...cached, fetchedAt };
+      } else if (fetched.notModified) {
+        throw new FeedFetchError('the server answered 304 Not Modified, but there is no cached copy');
+      } else {
+        try {
+          this.validate(fetched.body);
+        } catch (err) {
+          throw new FeedFetchError(`the feed is not usable: ${describeCause(err)}`, { cause: err });
+        }
+        entry = { body: fetched.body, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt };
+      }
+      this.opts.cache.putFeedCache(this.opts.feed, entry);
+      this.failingSince = undefined;
+      return this.result(entry);
+    } catch (err) {
+      this.failingSince ??= this.now();
+      const error = err instanceof FeedFetchError ? err : new FeedFetchError(describeCause(err), { cause: err });
+      return { ...this.result(cached), error, failingSince: this.failingSince };
+    }
+  }
+
+  private result(entry: FeedCacheEntry | undefined): FeedFetchResult {
+    const changed = entry !== undefined && entry.body !== this.lastBody;
+    this.lastBody = entry?.body;
+    return { body: entry?.body, fetchedAt: entry?.fetchedAt, changed };
+  }
+
+  private async fetchHttp(cached: FeedCacheEntry | undefined): Promise<Fetched> {
+    const headers: Record<string, string> = { accept: 'text/calendar, text/plain;q=0.9, */*;q=0.1' };
+    if (cached?.etag) headers['if-none-match'] = cached.etag;
+    if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    try {
+      const response = await fetch(this.url, { headers, signal: abort.signal, redirect: 'follow' });
+      if (response.status === 304) return { notModified: true };
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new FeedFetchError(`HTTP ${response.status} ${response.statusText}`.trim());
+      }
+      const declared = Number(response.headers.get('content-length') ?? NaN);
+      if (declared > this.maxBytes) {
+        await response.body?.cancel();
+        throw new FeedFetchError(`the feed is ${declared} bytes, more than the ${this.maxBytes}-byte limit`);
+      }
+      const body = await this.readCapped(response, abort);
+      return {
+        notModified: false,
+        body,
+        etag: response.headers.get('etag') ?? undefined,
+        lastModified: response.headers.get('last-modified') ?? undefined,
+      };
+    } catch (err) {
+      if (abort.signal.aborted && !(err instanceof FeedFetchError)) {
+        throw new FeedFetchError(`no complete answer within ${this.timeoutMs} ms`, { cause: err });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Reads the body, aborting as soon as it grows past the cap (the server may not say its size). */
+  private async readCapped(response: Response, abort: AbortController): Promise<string> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (response.body) {
+      for await (const chunk of response.body) {
+        size += chunk.byteLength;
+        if (size > this.maxBytes) {
+          abort.abort();
+          throw new FeedFetchError(`the feed is more than the ${this.maxBytes}-byte limit`);
+        }
+        chunks.push(chunk);
+      }
+    }
+    return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  }
+
+  private async readFile(cached: FeedCacheEntry | undefined): Promise<Fetched> {
+    const path = this.url.startsWith('file:') ? fileURLToPath(this.url) : this.url;
+    const info = await stat(path);
+    if (info.size > this.maxBytes) {
+      throw new FeedFetchError(`the feed is ${info.size} bytes, more than the ${this.maxBytes}-byte limit`);
+    }
+    // A file has no ETag: its modification time and size stand in for one.
+    const lastModified = `${info.mtime.toISOString()} ${info.size}`;
+    if (cached?.lastModified === lastModified) return { notModified: true };
+    return { notModified: false, body: await readFile(path, 'utf8'), lastModified };
+  }
+}

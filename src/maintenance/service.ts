@@ -1,0 +1,224 @@
+/**
+ * The maintenance loop: refresh the feed on its schedule, and every minute parse (cached),
+ * plan and post what is due. All I/O comes in as dependencies. A reminder is marked sent only
+ * after it was posted, so a failed post is retried on the next tick.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Workload } from '../model.js';
+import type { MaintenanceConfig } from './config.js';
+import type { FeedFetchResult } from './feed.js';
+import type { MaintenanceLedger } from './ledger.js';
+import {
+  buildFeedFailureNotice, buildFeedRecoveredNotice, buildOwnerNotice, buildWindowMessage, feedLabel,
+  type MessageContext, type SlackMessage,
+} from './messages.js';
+import { parseFeed } from './parse.js';
+import { remindersDue, type DueReminder } from './plan.js';
+import type { MaintenanceWindow } from './window.js';
+
+export interface MaintenanceLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface MaintenanceDeps {
+  fetcher: { refresh(): Promise<FeedFetchResult> };
+  ledger: MaintenanceLedger;
+  post(channel: string, msg: SlackMessage): Promise<void>;
+  /** DM a workload owner (cluster identity); the caller maps it to a Slack user. */
+  dm(owner: string, msg: SlackMessage): Promise<void>;
+  runningWorkloads(): Workload[];
+  config: MaintenanceConfig;
+  now(): Date;
+  log: MaintenanceLog;
+}
+
+const DAY = 86_400_000;
+/** Windows that began up to this long ago are still parsed, so running ones get their end notice. */
+const LOOKBACK_MS = 7 * DAY;
+const PLAN_CRON = '* * * * *';
+
+interface ParsedFeed {
+  body: string;
+  day: number;
+  from: Date;
+  to: Date;
+  windows: MaintenanceWindow[];
+  complete: boolean;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class MaintenanceService {
+  private body: string | undefined;
+  private lastGoodAt: string | undefined;
+  private parsed: ParsedFeed | undefined;
+  private announcedFailure: string | undefined;
+  private tasks: ScheduledTask[] = [];
+
+  constructor(private readonly deps: MaintenanceDeps) {}
+
+  /** Fetches the feed; tells operators once when it starts failing and once when it recovers. */
+  async refresh(): Promise<void> {
+    const { config, log } = this.deps;
+    const result = await this.deps.fetcher.refresh();
+    if (result.body !== undefined) {
+      this.body = result.body;
+      this.lastGoodAt = result.fetchedAt;
+    }
+    if (result.error) {
+      log.error(
+        { feed: feedLabel(config.feed), err: result.error.message, failingSince: result.failingSince, lastGood: result.fetchedAt },
+        'maintenance feed refresh failed; keeping the last good copy',
+      );
+      const streak = (result.failingSince ?? this.deps.now()).toISOString();
+      if (config.opsChannel && this.announcedFailure !== streak) {
+        const notice = buildFeedFailureNotice(config.feed, result.error.message, new Date(streak), this.lastGoodAt, this.context());
+        if (await this.tryPost(config.opsChannel, notice)) this.announcedFailure = streak;
+      }
+      return;
+    }
+    if (this.announcedFailure && config.opsChannel) {
+      if (await this.tryPost(config.opsChannel, buildFeedRecoveredNotice(config.feed, this.context()))) {
+        this.announcedFailure = undefined;
+      }
+    }
+    if (result.changed) log.info({ feed: feedLabel(config.feed) }, 'maintenance feed updated');
+  }
+
+  /** Plans and posts what is due now; returns what was posted. */
+  async remind(): Promise<DueReminder[]> {
+    const now = this.deps.now();
+    const feed = this.windowsAt(now);
+    if (!feed) return [];
+    const { ledger, config } = this.deps;
+    const due = remindersDue({
+      windows: feed.windows,
+      now,
+      offsetsMs: config.remindBefore,
+      ownerNoticeMs: config.notifyOwnersBefore,
+      sent: ledger.sentKeys(),
+      known: ledger.known(),
+      complete: feed.complete ? { from: feed.from, to: feed.to } : undefined,
+    });
+    const posted: DueReminder[] = [];
+    for (const reminder of due) {
+      try {
+        if (!(await this.send(reminder, now))) continue;
+        for (const key of [reminder.key, ...reminder.settles]) ledger.markSent(key, now);
+        if (reminder.kind !== 'owners' && reminder.kind !== 'end') ledger.remember(reminder.window);
+        posted.push(reminder);
+      } catch (err) {
+        this.deps.log.error({ key: reminder.key, err: errorText(err) }, 'maintenance reminder not sent; will retry');
+      }
+    }
+    return posted;
+  }
+
+  /** One full round: refresh, then remind. */
+  async tick(): Promise<DueReminder[]> {
+    await this.refresh();
+    return this.remind();
+  }
+
+  /** The next windows that are not cancelled and not over, for /runai and the Home tab. */
+  upcoming(now: Date, limit: number): MaintenanceWindow[] {
+    const feed = this.windowsAt(now);
+    if (!feed) return [];
+    return feed.windows.filter((w) => w.status !== 'cancelled' && w.end > now).slice(0, limit);
+  }
+
+  start(): void {
+    if (this.tasks.length) return;
+    const run = (what: string, job: () => Promise<unknown>) => async () => {
+      try {
+        await job();
+      } catch (err) {
+        this.deps.log.error({ err: errorText(err) }, `maintenance ${what} failed`);
+      }
+    };
+    this.tasks = [
+      cron.schedule(this.deps.config.refreshCron, run('refresh', () => this.refresh()), { noOverlap: true, name: 'maintenance-refresh' }),
+      cron.schedule(PLAN_CRON, run('reminders', () => this.remind()), { noOverlap: true, name: 'maintenance-reminders' }),
+    ];
+    void run('first round', () => this.tick())();
+  }
+
+  stop(): void {
+    for (const task of this.tasks) void task.stop();
+    this.tasks = [];
+  }
+
+  private context(): MessageContext {
+    return { timezone: this.deps.config.timezone, now: this.deps.now() };
+  }
+
+  /**
+   * Windows of the current feed copy, parsed once per copy and day over [day − 7 d, day +
+   * longest offset + 2 d]: parsing a big feed costs about a second (see the report in issue 4).
+   */
+  private windowsAt(now: Date): ParsedFeed | undefined {
+    if (this.body === undefined) return undefined;
+    const day = Math.floor(now.getTime() / DAY) * DAY;
+    if (this.parsed && this.parsed.body === this.body && this.parsed.day === day) return this.parsed;
+    const { config, log } = this.deps;
+    const from = new Date(day - LOOKBACK_MS);
+    const to = new Date(day + Math.max(config.notifyOwnersBefore, ...config.remindBefore) + 2 * DAY);
+    try {
+      const { windows, problems } = parseFeed(this.body, { timezone: config.timezone, from, to, match: config.match });
+      if (problems.length) log.warn({ feed: feedLabel(config.feed), problems }, 'maintenance feed has problems');
+      this.parsed = { body: this.body, day, from, to, windows, complete: problems.length === 0 };
+    } catch (err) {
+      log.error({ feed: feedLabel(config.feed), err: errorText(err) }, 'maintenance feed cannot be read');
+      this.parsed = { body: this.body, day, from, to, windows: [], complete: false };
+    }
+    return this.parsed;
+  }
+
+  private async tryPost(channel: string, msg: SlackMessage): Promise<boolean> {
+    try {
+      await this.deps.post(channel, msg);
+      return true;
+    } catch (err) {
+      this.deps.log.error({ channel, err: errorText(err) }, 'maintenance notice not posted');
+      return false;
+    }
+  }
+
+  /** Posts one reminder; false when there is nowhere to post it. Throws when posting failed. */
+  private async send(reminder: DueReminder, now: Date): Promise<boolean> {
+    if (reminder.kind === 'owners') {
+      await this.notifyOwners(reminder, now);
+      return true;
+    }
+    const channel = this.deps.config.channel;
+    if (!channel) return false;
+    await this.deps.post(channel, buildWindowMessage(reminder, this.context()));
+    return true;
+  }
+
+  /** One DM per owner of Running work; owners already told are skipped on a retry. */
+  private async notifyOwners(reminder: DueReminder, now: Date): Promise<void> {
+    const byOwner = new Map<string, Workload[]>();
+    for (const w of this.deps.runningWorkloads()) {
+      if (w.state !== 'Running' || !w.owner) continue;
+      byOwner.set(w.owner, [...(byOwner.get(w.owner) ?? []), w]);
+    }
+    const sent = this.deps.ledger.sentKeys();
+    const failures: string[] = [];
+    for (const [owner, workloads] of byOwner) {
+      const key = `${reminder.key}:${owner}`;
+      if (sent.has(key)) continue;
+      try {
+        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()));
+        this.deps.ledger.markSent(key, now);
+      } catch (err) {
+        failures.push(`${owner}: ${errorText(err)}`);
+      }
+    }
+    if (failures.length) throw new Error(`owner DMs failed for ${failures.join('; ')}`);
+  }
+}
