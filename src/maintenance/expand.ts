@@ -56,7 +56,7 @@ function text(value: unknown): string | undefined {
 
 function toWindow(
   uid: string,
-  slotMs: number,
+  slotMs: number | 'single',
   source: Event,
   start: Time,
   endMs: number,
@@ -64,11 +64,12 @@ function toWindow(
   ctx: ExpandContext,
 ): MaintenanceWindow {
   const startMs = instantMs(start, ctx.siteZone);
-  const occurrenceStart = new Date(slotMs).toISOString();
+  const occurrenceStart = new Date(slotMs === 'single' ? startMs : slotMs).toISOString();
   return {
     uid,
     occurrenceStart,
-    key: windowKey(uid, occurrenceStart),
+    // A single event is one window whatever its time, so that moving it is a change.
+    key: slotMs === 'single' ? uid : windowKey(uid, occurrenceStart),
     summary: text(source.summary) ?? '(untitled maintenance)',
     description: text(source.description),
     location: text(source.location),
@@ -129,9 +130,9 @@ function spanOf(event: Event, ctx: ExpandContext, inherited?: Span): Span {
 function singleEvent(uid: string, component: Component, ctx: ExpandContext): MaintenanceWindow[] {
   const event = new ICAL.Event(component, { exceptions: [] });
   if (!event.startDate) throw new Error('it has no DTSTART');
-  const slot = event.recurrenceId ?? event.startDate;
+  const slot = event.recurrenceId ? instantMs(event.recurrenceId, ctx.siteZone) : 'single';
   const endMs = spanOf(event, ctx)(event.startDate);
-  const window = toWindow(uid, instantMs(slot, ctx.siteZone), event, event.startDate, endMs, statusOf(component), ctx);
+  const window = toWindow(uid, slot, event, event.startDate, endMs, statusOf(component), ctx);
   return overlaps(window, ctx) ? [window] : [];
 }
 

@@ -37,6 +37,8 @@ export interface MaintenanceDeps {
 const DAY = 86_400_000;
 /** Windows that began up to this long ago are still parsed, so running ones get their end notice. */
 const LOOKBACK_MS = 7 * DAY;
+/** How far ahead windows are listed (upcoming(), the Home tab), at least. */
+const HORIZON_MS = 60 * DAY;
 const PLAN_CRON = '* * * * *';
 
 interface ParsedFeed {
@@ -158,7 +160,7 @@ export class MaintenanceService {
 
   /**
    * Windows of the current feed copy, parsed once per copy and day over [day − 7 d, day +
-   * longest offset + 2 d]: parsing a big feed costs about a second (see the report in issue 4).
+   * max(60 d, longest offset) + 2 d]: parsing a big feed can cost a second.
    */
   private windowsAt(now: Date): ParsedFeed | undefined {
     if (this.body === undefined) return undefined;
@@ -166,7 +168,7 @@ export class MaintenanceService {
     if (this.parsed && this.parsed.body === this.body && this.parsed.day === day) return this.parsed;
     const { config, log } = this.deps;
     const from = new Date(day - LOOKBACK_MS);
-    const to = new Date(day + Math.max(config.notifyOwnersBefore, ...config.remindBefore) + 2 * DAY);
+    const to = new Date(day + Math.max(HORIZON_MS, config.notifyOwnersBefore, ...config.remindBefore) + 2 * DAY);
     try {
       const { windows, problems } = parseFeed(this.body, { timezone: config.timezone, from, to, match: config.match });
       if (problems.length) log.warn({ feed: feedLabel(config.feed), problems }, 'maintenance feed has problems');

@@ -5,7 +5,10 @@ export interface MaintenanceWindow {
   uid: string;
   /** ISO UTC of the occurrence's original slot (its RECURRENCE-ID), or of the start. */
   occurrenceStart: string;
-  /** Stable identity across feed edits: uid + original slot. */
+  /**
+   * Stable identity across feed edits: uid + original slot for an instance of a recurring event
+   * (or an override without its master), the uid alone for a single event.
+   */
   key: string;
   summary: string;
   description?: string;
