@@ -1,0 +1,101 @@
+/**
+ * The log archive as the notifier uses it: when a workload fails or is stopped, read its pods
+ * now (before they are deleted), save their logs, and tell the operators once if the archive
+ * cannot be written. A few archives run at a time, so a burst of failures streams a few logs
+ * at once rather than hundreds; the same workload is archived once however often it is asked.
+ */
+import type { Logger } from 'pino';
+import type { LifecycleState, PodInfo, Workload } from '../model.js';
+import type { ClusterReader } from '../cluster/reader.js';
+import { describeKubeError } from '../cluster/kinds.js';
+import { normalizePod } from '../cluster/normalize.js';
+import { archiveWorkloadLogs, type ArchiveResult } from './archive.js';
+import { workloadArchiveDir } from './paths.js';
+import type { ArchiveProblemReporter } from './problem-reporter.js';
+
+/** The guide says to save the logs of these at once (GUIDE.Failed, GUIDE.Stopped). */
+const ARCHIVED_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped']);
+
+export interface LogArchiverOptions {
+  reader: Pick<ClusterReader, 'podsOf' | 'streamLog'>;
+  /** archive.dir */
+  dir: string;
+  /** archive.maxBytesPerContainer */
+  maxBytesPerContainer: number;
+  reporter: ArchiveProblemReporter;
+  log: Logger;
+  now(): Date;
+  /** Archives running at once (default 2). */
+  maxConcurrent?: number;
+}
+
+export class LogArchiver {
+  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private readonly waiting: Array<() => void> = [];
+  private running = 0;
+
+  constructor(private readonly options: LogArchiverOptions) {}
+
+  /** Where a workload's logs go: the DM can name it ("being saved to …") before they are saved. */
+  pathFor(workload: Pick<Workload, 'project' | 'name' | 'uid'>): string {
+    return workloadArchiveDir(this.options.dir, workload);
+  }
+
+  /**
+   * Saves the logs of a Failed or Stopped workload. Resolves with its archive directory once at
+   * least one log is saved there, otherwise undefined (other states, no pods left, storage
+   * failure). Never rejects. Race it against a deadline: it may take long for big logs.
+   */
+  archive(workload: Workload): Promise<string | undefined> {
+    if (!ARCHIVED_STATES.has(workload.state)) return Promise.resolve(undefined);
+    const running = this.inFlight.get(workload.uid);
+    if (running) return running;
+    const job = this.withSlot(() => this.run(workload))
+      .catch((err: unknown) => {
+        this.options.log.error({ workload: `${workload.namespace}/${workload.name}`, err: (err as Error).message }, 'archiving logs failed');
+        return undefined;
+      })
+      .finally(() => this.inFlight.delete(workload.uid));
+    this.inFlight.set(workload.uid, job);
+    return job;
+  }
+
+  /** Resolves when every archive started so far has ended (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight.values());
+  }
+
+  private async run(workload: Workload): Promise<string | undefined> {
+    const { reader, log } = this.options;
+    const label = `${workload.namespace}/${workload.name}`;
+    let pods: PodInfo[];
+    try {
+      pods = (await reader.podsOf(workload.namespace, workload.name)).flatMap((raw) => normalizePod(raw) ?? []);
+    } catch (err) {
+      log.warn({ workload: label, err: describeKubeError(err) }, 'cannot list the pods whose logs to archive');
+      return undefined;
+    }
+    if (!pods.length) return undefined;
+    const result: ArchiveResult = await archiveWorkloadLogs({
+      reader,
+      dir: this.options.dir,
+      maxBytesPerContainer: this.options.maxBytesPerContainer,
+      workload: { ...workload, pods },
+      log,
+      now: this.options.now(),
+    });
+    this.options.reporter.report(result, label, this.options.now());
+    return result.files.length ? result.path : undefined;
+  }
+
+  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= (this.options.maxConcurrent ?? 2)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
