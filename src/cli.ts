@@ -4,8 +4,11 @@
  * `register(program)`; this file only lists them.
  */
 import { Command } from 'commander';
+import * as check from './commands/check.js';
 import * as demo from './commands/demo.js';
+import * as maintenance from './commands/maintenance.js';
 import * as start from './commands/start.js';
+import * as triageLog from './commands/triage-log.js';
 
 const program = new Command('runai-slack-bot')
   .description('Slack app for GPU clusters running NVIDIA Run:ai')
@@ -15,6 +18,9 @@ const commands: Array<{ register(program: Command): void }> = [
   // one line per command module
   start,
   demo,
+  check,
+  triageLog,
+  maintenance,
 ];
 for (const command of commands) command.register(program);
 

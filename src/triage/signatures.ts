@@ -12,6 +12,8 @@ export interface Signature {
   pattern: RegExp;
   /** Overrides the category's transient flag (a network flake is transient, a disk full is not). */
   transient?: boolean;
+  /** Decides even on a line that also matches a cascade (NCCL WARN … NET/IB completion error). */
+  beforeCascades?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ const PREFILTER_ANCHORS = [
   'abort', 'panic', 'memory', 'sig(?:nal|term|kill|segv|abrt|bus|ill)', 'segmentation', 'dumped',
   'illegal', 'terminate called', 'what\\(\\)', 'evict', 'preempt', 'nodelost', 'not ready',
   'shutdown', 'watchdog', 'nccl warn', 'time(?:d )?out', 'xid', 'permitted', 'refused',
-  'imagepull', 'toomanyrequests', 'private key',
+  'imagepull', 'toomanyrequests', 'private key', 'exitcode', '\\[E(?:\\s|\\d{4}\\s)',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -40,7 +42,7 @@ export const NOISE: readonly RegExp[] = [
   /^\[[IW]\d{0,4}[\s\d]|^[IW]\d{4} \d\d:\d\d/, // glog / c10 info and warning lines
   /level=(?:info|debug|warn)|"level"\s*:\s*"(?:info|debug|warn)/i,
   /\b[A-Z]\w*Warning\b:|^\s*warnings\.warn\(/,
-  /\bretr(?:y|ying|ied|ies)\b|\battempt \d+\s*(?:\/|of)\s*\d+|resum(?:e|ing) (?:the )?download/i,
+  /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)\s*\d+|resum(?:e|ing) (?:the )?download/i,
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
   /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
   /^Exception raised from |^frame #\d+:/,
@@ -50,11 +52,12 @@ export const NOISE: readonly RegExp[] = [
 
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
-  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
-  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|taking the entire process down|remote process exited|ncclRemoteError|Connection closed by remote peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
-  { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },
   { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
   { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|7|4)\b|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
+  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
+  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by remote peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
+  { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
 ];
 
@@ -63,13 +66,13 @@ const NETWORK_FLAKE = /Temporary failure in name resolution|Name or service not 
 /** Recognised errors: the line an engineer would point at. */
 export const ERRORS: readonly Signature[] = [
   { category: 'image-pull', summary: 'Registry rate limit while pulling the image', transient: true, pattern: /toomanyrequests|pull rate limit/i },
-  { category: 'image-pull', summary: 'The image could not be pulled', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest/i },
+  { category: 'image-pull', summary: 'The image could not be pulled', pattern: /InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest/i },
   { category: 'scheduling', summary: 'No node has the requested resources, or the project is over quota', pattern: /FailedScheduling|\d+\/\d+ nodes are available|Insufficient (?:nvidia\.com\/gpu|cpu|memory|ephemeral-storage|pods)|exceeded quota|over quota|\bUnschedulable\b|untolerated taint|didn't match Pod's node (?:affinity|selector)|NonPreemptibleOverQuota|not enough (?:GPUs?|resources)/i },
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
   { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
-  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, pattern: /NET\/IB : Got completion with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
+  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
   { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
   { category: 'cuda', summary: 'CUDA failed', pattern: /CUDA error|CUDA_ERROR_\w+|cudaError\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|cuDNN error|device-side assert|illegal memory access|no CUDA-capable device|No CUDA GPUs are available|Found no NVIDIA driver|NVIDIA driver on your system is too old|CUDA driver version is insufficient|CUDA initialization|misaligned address|unspecified launch failure|cuda runtime error|Failed to initialize NVML|NVML: Driver\/library version mismatch|CUDA kernel failed|nvrtc: error/i },
@@ -85,9 +88,9 @@ export const ERRORS: readonly Signature[] = [
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
 /** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
-export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^E\d{4} \d\d:\d\d|^\[E(?:\s|\d{4}\s)|^\s*what\(\):/i;
-/** A logger line at error level. */
-export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
+export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
+/** A logger line at error level, glog and c10 E-lines included. */
+export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */
 export const MENTION = /error|fail|fatal|exception|abort|panic|killed|denied/i;
 
@@ -95,7 +98,7 @@ export const TRACEBACK_HEADER = /^Traceback \(most recent call last\):?/;
 /** Python's chain markers: the exception printed before them is the root cause. */
 export const CHAIN_MARKER = /^(?:During handling of the above exception|The above exception was the direct cause)/;
 /** Said right after a caught error when the program tries again: that error did not end the run. */
-export const RETRY_NOTICE = /\bretr(?:y|ying|ies)\b|\battempt \d+|trying again|resum(?:e|ing) (?:the )?download/i;
+export const RETRY_NOTICE = /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)|trying again|resum(?:e|ing) (?:the )?download/i;
 
 /** How much a kind of line counts (the TriageResult `strength`). */
 export const TIER = { recognised: 3, exception: 2, secondary: 1, mention: 0 } as const;
@@ -115,8 +118,9 @@ function fromSignature(sig: Signature, tier: number): Classification {
 
 /** Recognised or secondary signature of a line, before any generic rule. */
 function matchSignature(text: string): Classification | null {
+  for (const sig of ERRORS) if (sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
   for (const sig of CASCADES) if (sig.pattern.test(text)) return fromSignature(sig, TIER.secondary);
-  for (const sig of ERRORS) if (sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  for (const sig of ERRORS) if (!sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
 import { cleanLine, cutLine, escapeForSlackCode } from './escape.js';
@@ -42,7 +43,8 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     category: decision.category,
     categoryLabel: categoryLabel(decision.category),
     transient: decision.transient,
-    advice: adviceFor(decision.category, decision.transient),
+    // With no error found there is nothing to fix yet: only the guide's general rule applies.
+    advice: decision.decidedBy === 'none' ? SAFE_RECOVERY.oneChange : adviceFor(decision.category, decision.transient),
     snippet: escapeForSlackCode(redact(tail.join('\n')), SNIPPET_MAX_CHARS),
     summary: decision.summary,
     decidedBy: decision.decidedBy,
