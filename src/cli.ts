@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import * as demo from './commands/demo.js';
+import * as maintenance from './commands/maintenance.js';
 import * as start from './commands/start.js';
 import * as triageLog from './commands/triage-log.js';
 
@@ -17,6 +18,7 @@ const commands: Array<{ register(program: Command): void }> = [
   start,
   demo,
   triageLog,
+  maintenance,
 ];
 for (const command of commands) command.register(program);
 
