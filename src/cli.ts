@@ -4,6 +4,7 @@
  * `register(program)`; this file only lists them.
  */
 import { Command } from 'commander';
+import * as check from './commands/check.js';
 import * as demo from './commands/demo.js';
 import * as maintenance from './commands/maintenance.js';
 import * as start from './commands/start.js';
@@ -17,6 +18,7 @@ const commands: Array<{ register(program: Command): void }> = [
   // one line per command module
   start,
   demo,
+  check,
   triageLog,
   maintenance,
 ];

@@ -1,0 +1,65 @@
+/**
+ * The Kubernetes permissions the bot uses, as a table, and how to word the result of asking
+ * the API server about each one (SelfSubjectAccessReview). Pure. The list follows what the
+ * code does: list and watch the Run:ai workload kinds (src/cluster/watcher.ts); list pods,
+ * read their logs, list events, PodGroups and namespaces (src/cluster/reader.ts).
+ * deploy/clusterrole.yaml grants these (and get, which kubectl users expect alongside).
+ */
+import { fail, pass, type CheckRow } from './report.js';
+
+export interface Permission {
+  verb: string;
+  /** '' for the core API group. */
+  group: string;
+  resource: string;
+  subresource?: string;
+  /** Undefined: cluster-wide. */
+  namespace?: string;
+  why: string;
+}
+
+const WORKLOAD_VERBS = [
+  ['list', 'to find every workload at start and at each resync'],
+  ['watch', 'to see workload state changes as they happen'],
+] as const;
+
+/** Core permissions, per namespace the bot watches (all namespaces when none are configured). */
+const CORE_PERMISSIONS: ReadonlyArray<Omit<Permission, 'namespace'>> = [
+  { verb: 'list', group: '', resource: 'pods', why: "to find a workload's pods and their exit codes" },
+  { verb: 'get', group: '', resource: 'pods', subresource: 'log', why: "to read the failed container's log" },
+  { verb: 'list', group: '', resource: 'events', why: 'to quote the scheduler and kubelet reasons' },
+  { verb: 'list', group: 'scheduling.run.ai', resource: 'podgroups', why: 'to explain why a workload is Pending (quota, incomplete gang)' },
+];
+
+export const CLUSTERROLE_FIX = 'grant it with deploy/clusterrole.yaml and its binding (kubectl apply -k deploy/), or ask a cluster admin to';
+
+export function requiredPermissions(workloadPlurals: readonly string[], group: string, namespaces: readonly string[]): Permission[] {
+  const scopes = namespaces.length ? [...namespaces] : [undefined];
+  const perScope = (namespace: string | undefined): Permission[] => [
+    ...workloadPlurals.flatMap((resource) => WORKLOAD_VERBS.map(([verb, why]) => ({ verb, group, resource, namespace, why }))),
+    ...CORE_PERMISSIONS.map((p) => ({ ...p, namespace })),
+  ];
+  return [
+    ...scopes.flatMap(perScope),
+    { verb: 'list', group: '', resource: 'namespaces', why: 'to map namespaces to Run:ai projects' },
+  ];
+}
+
+/** "get pods/log", "watch trainingworkloads.run.ai in runai-vision": how kubectl auth can-i names it. */
+export function permissionLabel(p: Permission): string {
+  const resource = `${p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.group ? `.${p.group}` : ''}`;
+  return `${p.verb} ${resource}${p.namespace ? ` in ${p.namespace}` : ''}`;
+}
+
+export interface AccessAnswer {
+  allowed: boolean;
+  /** The authorizer's reason, when it gave one. */
+  reason?: string;
+}
+
+export function permissionRow(p: Permission, answer: AccessAnswer): CheckRow {
+  const label = permissionLabel(p);
+  if (answer.allowed) return pass(label, `allowed (${p.why})`);
+  const reason = answer.reason ? ` (${answer.reason})` : '';
+  return fail(label, `denied${reason}: the bot needs it ${p.why}; ${CLUSTERROLE_FIX}`);
+}

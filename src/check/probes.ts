@@ -1,0 +1,69 @@
+/**
+ * The questions `check` asks the outside world: Slack (auth.test for the bot token's scopes,
+ * apps.connections.open for the app-level token), the Kubernetes API server (discovery and
+ * SelfSubjectAccessReviews) and the maintenance feed. Each answers in plain values; the
+ * wording of the table is elsewhere.
+ */
+import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { LogLevel, WebClient } from '@slack/web-api';
+import { describeKubeError } from '../cluster/kinds.js';
+import { FeedFetcher, MemoryFeedCache } from '../maintenance/feed.js';
+import type { FetchedFeed } from './maintenance.js';
+import type { AccessAnswer, Permission } from './permissions.js';
+
+export type SlackAnswer = { ok: true; scopes?: string[]; team?: string; user?: string } | { ok: false; error: string };
+
+function slackError(err: unknown): string {
+  const data = (err as { data?: { error?: string } }).data;
+  return data?.error ?? (err instanceof Error ? err.message : String(err));
+}
+
+function slackClient(token: string, apiUrl: string | undefined): WebClient {
+  // No retries: a wrong token or URL should fail now, not after minutes of backoff.
+  return new WebClient(token, { slackApiUrl: apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 }, timeout: 10_000 });
+}
+
+export async function slackAuthTest(botToken: string, apiUrl: string | undefined): Promise<SlackAnswer> {
+  try {
+    const result = await slackClient(botToken, apiUrl).auth.test();
+    return { ok: true, scopes: result.response_metadata?.scopes, team: result.team, user: result.user };
+  } catch (err) {
+    return { ok: false, error: slackError(err) };
+  }
+}
+
+/** Socket Mode's first step: asking for a WebSocket URL proves the app-level token works. */
+export async function slackSocketModeOpen(appToken: string, apiUrl: string | undefined): Promise<SlackAnswer> {
+  try {
+    await slackClient(appToken, apiUrl).apps.connections.open();
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: slackError(err) };
+  }
+}
+
+export class AccessReviewError extends Error {}
+
+export function accessReviewer(kubeConfig: KubeConfig): (p: Permission) => Promise<AccessAnswer> {
+  const api = kubeConfig.makeApiClient(AuthorizationV1Api);
+  return async (p) => {
+    try {
+      const review = await api.createSelfSubjectAccessReview({
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: { resourceAttributes: { verb: p.verb, group: p.group, resource: p.resource, subresource: p.subresource, namespace: p.namespace } },
+        },
+      });
+      return { allowed: review.status?.allowed === true, reason: review.status?.reason || undefined };
+    } catch (err) {
+      throw new AccessReviewError(describeKubeError(err));
+    }
+  };
+}
+
+export async function fetchFeed(feed: string, now: () => Date): Promise<FetchedFeed> {
+  const result = await new FeedFetcher({ feed, cache: new MemoryFeedCache(), now, timeoutMs: 15_000 }).refresh();
+  if (result.error || result.body === undefined) return { error: result.error?.message ?? 'nothing fetched' };
+  return { body: result.body };
+}

@@ -1,0 +1,82 @@
+/**
+ * Everything `check` verifies before a real deployment, in the order an operator fixes
+ * things: the config, the Slack tokens and scopes, the cluster connection and permissions,
+ * the maintenance feed. Every problem is a row with its fix; nothing stops at the first one
+ * unless what follows cannot be asked.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster/kinds.js';
+import { slackSecretProblems, type Config } from '../config.js';
+import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
+import { maintenanceRow } from './maintenance.js';
+import { permissionRow, requiredPermissions } from './permissions.js';
+import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackSocketModeOpen } from './probes.js';
+import { fail, pass, type CheckRow } from './report.js';
+import { scopeRows } from './scopes.js';
+
+export interface CheckOptions {
+  /** Where the config came from, for the first row ("/etc/bot/config.yaml", "defaults"). */
+  source: string;
+  now: () => Date;
+  loadKubeConfig(path: string | undefined): KubeConfig;
+}
+
+export async function runChecks(config: Config, options: CheckOptions): Promise<CheckRow[]> {
+  const rows: CheckRow[] = [pass('config', `${options.source} is valid`)];
+  rows.push(...(await slackRows(config)));
+  rows.push(...(await clusterRows(config, options)));
+  const fetched = config.maintenance ? await fetchFeed(config.maintenance.feed, options.now) : undefined;
+  rows.push(maintenanceRow(config.maintenance, fetched, options.now()));
+  return rows;
+}
+
+async function slackRows(config: Config): Promise<CheckRow[]> {
+  const rows = slackSecretProblems(config).map((problem) => fail('Slack credentials', problem));
+  const { slackBotToken, slackAppToken, slackApiUrl } = config.secrets;
+  if (slackBotToken?.startsWith('xoxb-')) {
+    const auth = await slackAuthTest(slackBotToken, slackApiUrl);
+    if (auth.ok) {
+      rows.push(pass('Slack bot token', `valid: workspace ${auth.team ?? '?'}, bot user @${auth.user ?? '?'}`));
+      rows.push(...scopeRows(auth.scopes, REQUIRED_BOT_SCOPES));
+    } else {
+      rows.push(fail('Slack bot token', `auth.test failed (${auth.error}): put the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in SLACK_BOT_TOKEN; install the app to the workspace first`));
+    }
+  }
+  if (config.slack.mode === 'socket' && slackAppToken?.startsWith('xapp-')) {
+    const socket = await slackSocketModeOpen(slackAppToken, slackApiUrl);
+    rows.push(socket.ok
+      ? pass('Slack app-level token', 'valid: Socket Mode can connect')
+      : fail('Slack app-level token', `apps.connections.open failed (${socket.error}): enable Socket Mode, and put an app-level token with connections:write (Basic Information → App-Level Tokens) in SLACK_APP_TOKEN`));
+  }
+  return rows;
+}
+
+async function clusterRows(config: Config, options: CheckOptions): Promise<CheckRow[]> {
+  let kubeConfig: KubeConfig;
+  try {
+    kubeConfig = options.loadKubeConfig(config.secrets.kubeconfig);
+  } catch (err) {
+    return [fail('Kubernetes credentials', `cannot load ${config.secrets.kubeconfig ?? 'the in-cluster or default kubeconfig'}: ${(err as Error).message}`)];
+  }
+  const rows: CheckRow[] = [];
+  let plurals: readonly string[] = WORKLOAD_PLURALS;
+  try {
+    const kinds = await discoverWorkloadKinds(kubeConfig);
+    plurals = kinds.map((k) => k.plural);
+    rows.push(pass('Run:ai workload kinds', `served: ${kinds.map((k) => `${k.plural} (${k.group}/${k.version})`).join(', ')}`));
+  } catch (err) {
+    rows.push(fail('Run:ai workload kinds', (err as Error).message));
+  }
+  const review = accessReviewer(kubeConfig);
+  for (const permission of requiredPermissions(plurals, RUNAI_GROUP, config.cluster.namespaces)) {
+    try {
+      rows.push(permissionRow(permission, await review(permission)));
+    } catch (err) {
+      if (!(err instanceof AccessReviewError)) throw err;
+      // The API server cannot be asked at all: one row says why instead of one per permission.
+      rows.push(fail('Kubernetes permissions', `cannot ask the API server (SelfSubjectAccessReview): ${err.message}`));
+      break;
+    }
+  }
+  return rows;
+}

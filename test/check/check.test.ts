@@ -1,0 +1,185 @@
+/**
+ * `check` against the simulated Slack and Kubernetes API server: the table it prints, its exit
+ * code, and the fix it names for each problem. The pure parts are tested directly; the whole
+ * command runs as an operator would run it, as the built CLI with the environment pointing
+ * at the simulations.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadKubeConfig } from '../../src/app.js';
+import { maintenanceRow } from '../../src/check/maintenance.js';
+import { permissionLabel, permissionRow, requiredPermissions } from '../../src/check/permissions.js';
+import { allOk, fail, formatTable, pass } from '../../src/check/report.js';
+import { runChecks } from '../../src/check/run.js';
+import { scopeRows } from '../../src/check/scopes.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import { demoWindowStart, maintenanceCalendar } from '../../src/demo/maintenance-feed.js';
+import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
+import { SlackSimulator } from '../../src/sim/slack.js';
+import { REQUIRED_BOT_SCOPES } from '../../src/slack/scopes.js';
+import { CLI, ensureBuilt, ROOT } from '../demo/cli.js';
+
+const NOW = new Date('2026-11-29T10:00:00Z');
+const SCOPE_FIX = 'add users:read.email under OAuth & Permissions → Scopes (Bot Token Scopes), then reinstall the app';
+
+describe('the check table', () => {
+  it('prints one aligned row per check and a verdict, and is all ok only when every row is', () => {
+    const rows = [pass('config', 'config.yaml is valid'), fail('Slack scope commands', 'missing: add commands')];
+    const text = formatTable(rows);
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'CHECK                 STATUS  DETAIL / FIX',
+      'config                ok      config.yaml is valid',
+      'Slack scope commands  FAIL    missing: add commands',
+    ]);
+    expect(text).toContain('1 of 2 checks failed');
+    expect(allOk(rows)).toBe(false);
+    expect(allOk([rows[0]])).toBe(true);
+    expect(allOk([])).toBe(false);
+  });
+
+  it('names each missing Slack scope with where to add it, and fails when Slack reports no scopes', () => {
+    const rows = scopeRows(['chat:write', 'im:write'], ['chat:write', 'users:read.email']);
+    expect(rows).toEqual([
+      pass('Slack scope chat:write', 'granted'),
+      fail('Slack scope users:read.email', expect.stringContaining(SCOPE_FIX)),
+    ]);
+    expect(scopeRows(undefined, REQUIRED_BOT_SCOPES)).toEqual([fail('Slack scopes', expect.stringContaining('x-oauth-scopes'))]);
+  });
+
+  it("asks for list and watch on each discovered workload kind, the pods' logs, events, PodGroups and namespaces", () => {
+    const labels = requiredPermissions(['trainingworkloads'], 'run.ai', []).map(permissionLabel);
+    expect(labels).toEqual([
+      'list trainingworkloads.run.ai',
+      'watch trainingworkloads.run.ai',
+      'list pods',
+      'get pods/log',
+      'list events',
+      'list podgroups.scheduling.run.ai',
+      'list namespaces',
+    ]);
+    const scoped = requiredPermissions(['trainingworkloads'], 'run.ai', ['runai-a', 'runai-b']).map(permissionLabel);
+    expect(scoped).toContain('get pods/log in runai-b');
+    expect(scoped.filter((l) => l.startsWith('list namespaces'))).toEqual(['list namespaces']);
+  });
+
+  it('explains a denied permission with the reason and the ClusterRole that grants it', () => {
+    const [logs] = requiredPermissions([], 'run.ai', []).filter((p) => p.subresource === 'log');
+    const row = permissionRow(logs, { allowed: false, reason: 'no RBAC policy matched' });
+    expect(row.ok).toBe(false);
+    expect(row.detail).toContain('denied (no RBAC policy matched)');
+    expect(row.detail).toContain('deploy/clusterrole.yaml');
+  });
+
+  it('counts the upcoming windows of a readable feed and refuses one that is not a calendar', () => {
+    const maintenance = parseConfig({ maintenance: { feed: 'https://cal.example.org/m.ics', channel: 'C0MAINT' } }).maintenance;
+    const feed = maintenanceCalendar(demoWindowStart(NOW), 8, NOW);
+    const good = maintenanceRow(maintenance, { body: feed }, NOW);
+    expect(good).toEqual(pass('maintenance feed', expect.stringContaining('1 window in the next 90 days; next: "GPU cluster maintenance: NVIDIA driver and firmware upgrade" at 2026-12-01T06:00:00.000Z')));
+    const html = maintenanceRow(maintenance, { body: '<!doctype html><html>Sign in</html>' }, NOW);
+    expect(html.ok).toBe(false);
+    expect(html.detail).toContain('not a usable calendar');
+    expect(maintenanceRow(maintenance, { error: 'HTTP 404 Not Found' }, NOW)).toEqual(fail('maintenance feed', expect.stringContaining('HTTP 404 Not Found')));
+    expect(maintenanceRow(undefined, undefined, NOW).ok).toBe(true);
+  });
+});
+
+describe('check against the simulated Slack and cluster', () => {
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let dir: string;
+  let configPath: string;
+  let env: Record<string, string>;
+
+  beforeAll(() => ensureBuilt());
+
+  beforeEach(async () => {
+    kube = await startFakeKube();
+    slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES] });
+    dir = mkdtempSync(join(tmpdir(), 'check-'));
+    const feed = join(dir, 'maintenance.ics');
+    writeFileSync(feed, maintenanceCalendar(demoWindowStart(new Date()), 8, new Date()));
+    configPath = join(dir, 'config.yaml');
+    writeFileSync(configPath, `slack:\n  fallbackChannel: C0ALERTS\nmaintenance:\n  feed: ${feed}\n  channel: C0MAINT\n`);
+    env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, KUBECONFIG: kube.writeKubeconfig(dir) };
+  });
+
+  afterEach(async () => {
+    await slack.close();
+    await kube.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const config = (): Config => parseConfig({ maintenance: { feed: join(dir, 'maintenance.ics'), channel: 'C0MAINT' } }, env);
+  const check = () => runChecks(config(), { source: 'test', now: () => new Date(), loadKubeConfig });
+
+  /** The CLI as an operator runs it; resolves with its exit code and output whatever the code. */
+  function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [CLI, 'check', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  it('passes every row when the tokens, scopes, permissions and feed are right', async () => {
+    const rows = await check();
+    expect(rows.filter((r) => !r.ok)).toEqual([]);
+    expect(rows.map((r) => r.check)).toEqual(expect.arrayContaining([
+      'config', 'Slack bot token', 'Slack app-level token', 'Slack scope users:read.email', 'Run:ai workload kinds',
+      'watch trainingworkloads.run.ai', 'get pods/log', 'list namespaces', 'maintenance feed',
+    ]));
+    // Every question went to the cluster as a SelfSubjectAccessReview, not as a trial request.
+    expect(kube.requests.filter((r) => r.path.includes('selfsubjectaccessreviews')).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('fails a missing scope and a denied permission, each with its fix', async () => {
+    slack.setScopes(REQUIRED_BOT_SCOPES.filter((s) => s !== 'users:read.email'));
+    kube.deny({ verb: 'get', resource: 'pods', subresource: 'log' });
+    const failed = (await check()).filter((r) => !r.ok);
+    expect(failed.map((r) => r.check)).toEqual(['Slack scope users:read.email', 'get pods/log']);
+    expect(failed[0].detail).toContain(SCOPE_FIX);
+    expect(failed[1].detail).toContain('deploy/clusterrole.yaml');
+  });
+
+  it('says once that the cluster cannot be asked when the API server refuses the credentials', async () => {
+    const broken = loadKubeConfig(env.KUBECONFIG);
+    broken.users[0] = { ...broken.users[0], token: 'wrong-token' } as never;
+    const rows = await runChecks(config(), { source: 'test', now: () => new Date(), loadKubeConfig: () => broken });
+    const cluster = rows.filter((r) => !r.ok);
+    expect(cluster.map((r) => r.check)).toEqual(['Run:ai workload kinds', 'Kubernetes permissions']);
+    expect(cluster[1].detail).toContain('401');
+  });
+
+  it('exits 0 and prints an all-ok table when everything is fine (the CLI)', async () => {
+    const { code, stdout } = await runCli(['--config', configPath]);
+    expect(stdout).toMatch(/^CHECK +STATUS +DETAIL \/ FIX$/m);
+    expect(stdout).toMatch(/^maintenance feed +ok +.*1 window in the next 90 days/m);
+    expect(stdout).toMatch(/All \d+ checks passed\./);
+    expect(code).toBe(0);
+  });
+
+  it('exits 1 and prints each problem with its fix for a missing scope and a missing permission (the CLI)', async () => {
+    slack.setScopes(REQUIRED_BOT_SCOPES.filter((s) => s !== 'users:read.email'));
+    kube.deny({ verb: 'list', resource: 'pods' });
+    const { code, stdout } = await runCli(['--config', configPath]);
+    expect(stdout).toMatch(new RegExp(`^Slack scope users:read\\.email +FAIL +missing: ${SCOPE_FIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+    expect(stdout).toMatch(/^list pods +FAIL +denied .*deploy\/clusterrole\.yaml/m);
+    expect(stdout).toContain('2 of ');
+    expect(code).toBe(1);
+  });
+
+  it('exits 1 naming the key when the config file is invalid, and the token when it is missing (the CLI)', async () => {
+    writeFileSync(configPath, 'slack:\n  fallbackChannel: alerts\n');
+    delete env.SLACK_BOT_TOKEN;
+    const invalid = await runCli(['--config', configPath]);
+    expect(invalid.stdout).toMatch(/^config +FAIL +slack\.fallbackChannel: must be a Slack channel ID/m);
+    expect(invalid.code).toBe(1);
+
+    writeFileSync(configPath, '{}\n');
+    const missing = await runCli(['--config', configPath]);
+    expect(missing.stdout).toMatch(/^Slack credentials +FAIL +SLACK_BOT_TOKEN: not set/m);
+    expect(missing.code).toBe(1);
+  });
+});
