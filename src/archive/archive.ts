@@ -8,6 +8,7 @@
  */
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ContainerInfo, PodInfo, Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
@@ -26,6 +27,8 @@ export interface ArchiveOptions {
   workload: Workload;
   log: Logger;
   now: Date;
+  /** A log that sends nothing for this long is given up (default 60 s): a stalled read must not hold the archive. */
+  idleTimeoutMs?: number;
 }
 
 /** Why the archive could not be written at all: the operators' business, not the owner's. */
@@ -147,13 +150,13 @@ async function saveLog(options: ArchiveOptions, target: LogToSave, dir: string, 
     let bytes = 0;
     let truncated = false;
     // cap + 1 bytes: one byte past the cap is how a cut log is told from one that fits exactly.
-    const chunks = options.reader.streamLog({
+    const chunks = withIdleTimeout(options.idleTimeoutMs ?? 60_000, options.reader.streamLog({
       namespace: options.workload.namespace,
       pod: target.pod.name,
       container: target.container.name,
       previous: target.previous || undefined,
       limitBytes: cap + 1,
-    });
+    }));
     for await (const chunk of chunks) {
       let piece = chunk as Buffer;
       if (bytes + piece.length > cap) {
@@ -172,6 +175,29 @@ async function saveLog(options: ArchiveOptions, target: LogToSave, dir: string, 
   } catch (err) {
     await out.abandon();
     throw err;
+  }
+}
+
+/**
+ * The chunks of `source`, failing when the next one takes longer than `ms`. The source is
+ * closed either way: a stream is destroyed (an async iterator's return() would wait behind the
+ * read that stalled), any other iterator is told to return without waiting for it.
+ */
+async function* withIdleTimeout(ms: number, source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const chunks = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the log stream sent nothing for ${ms / 1000} s`)), ms);
+      });
+      const next = await Promise.race([chunks.next(), stalled]).finally(() => clearTimeout(timer));
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (source instanceof Readable) source.destroy();
+    else void chunks.return?.().catch(() => undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { loadKubeConfig } from '../../src/app.js';
 import { archiveWorkloadLogs, MANIFEST_FILE, truncationNote, type ArchiveOptions } from '../../src/archive/archive.js';
 import { withDeadline } from '../../src/archive/deadline.js';
@@ -197,6 +198,19 @@ describe('archiving the logs of a workload', () => {
     expect(result.problems).toEqual([expect.stringMatching(/^could not read the log of half-a\/half: HTTP 404/)]);
     expect(result.files).toEqual([join(result.path, 'half-b.half.log')]);
     expect(readdirSync(result.path).sort()).toEqual([MANIFEST_FILE, 'half-b.half.log']);
+  });
+
+  it('gives up a log that stops sending, closes its stream and leaves no partial file', async () => {
+    const w = await workload({ name: 'stall', project: 'vision', phase: 'Failed' }, [pod({ workload: 'stall', project: 'vision', exitCode: 1 })]);
+    const stalled = new PassThrough();
+    stalled.write('first line\n');
+    const hanging: ArchiveOptions['reader'] = { streamLog: () => stalled };
+
+    const result = await archive(w, { reader: hanging, idleTimeoutMs: 50 });
+
+    expect(result.problems).toEqual(['could not read the log of stall-0-0/stall: the log stream sent nothing for 0.05 s']);
+    expect(stalled.destroyed).toBe(true);
+    expect(readdirSync(result.path)).toEqual([MANIFEST_FILE]);
   });
 
   it('returns an unwritable directory as a storage problem instead of throwing', async () => {
