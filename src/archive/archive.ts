@@ -114,7 +114,12 @@ export async function archiveWorkloadLogs(options: ArchiveOptions): Promise<Arch
     }
     await writeManifest(options, path, manifest, problems);
   } catch (err) {
-    if (!(err instanceof StorageError)) throw err;
+    if (!(err instanceof StorageError)) {
+      // Never thrown to the notifier: the DM goes out whatever happens here.
+      problems.push(`archiving failed: ${(err as Error).message}`);
+      log.error({ workload: `${workload.namespace}/${workload.name}`, err: (err as Error).message }, 'archiving logs failed');
+      return { path, files, problems };
+    }
     problems.push(err.problem.message);
     log.error({ workload: `${workload.namespace}/${workload.name}`, dir: options.dir, ...err.problem }, 'cannot write the log archive');
     return { path, files, problems, storage: err.problem };
@@ -158,7 +163,7 @@ async function saveLog(options: ArchiveOptions, target: LogToSave, dir: string, 
       limitBytes: cap + 1,
     }));
     for await (const chunk of chunks) {
-      let piece = chunk as Buffer;
+      let piece = chunk;
       if (bytes + piece.length > cap) {
         piece = piece.subarray(0, cap - bytes);
         truncated = true;
