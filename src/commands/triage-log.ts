@@ -101,7 +101,8 @@ export async function runTriageLog(file: string, flags: TriageLogFlags, io: Tria
   try {
     result = file === '-' ? await triageStream(io.stdin, hints) : await triageLogFile(file, hints);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    // Not `instanceof Error`: errors from fs may come from another realm (test VMs).
+    const reason = typeof (err as { message?: unknown })?.message === 'string' ? (err as { message: string }).message : String(err);
     io.stderr.write(`triage-log: cannot read ${file === '-' ? 'standard input' : file}: ${reason}\n`);
     return EXIT.unreadable;
   }
