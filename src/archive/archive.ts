@@ -59,6 +59,10 @@ export interface LogToSave {
 /** What the files are, for a person or tool browsing the archive (which file is which rank). */
 export const MANIFEST_FILE = 'archive.json';
 
+/** Logs may still hold what redaction missed: readable by the bot and its group only. */
+const DIR_MODE = 0o750;
+const FILE_MODE = 0o640;
+
 const STORAGE_PROBLEMS: Readonly<Record<string, StorageProblem['kind']>> = {
   ENOSPC: 'disk-full',
   EDQUOT: 'disk-full',
@@ -89,7 +93,7 @@ export async function archiveWorkloadLogs(options: ArchiveOptions): Promise<Arch
   const problems: string[] = [];
   const manifest: Array<Record<string, unknown>> = [];
   try {
-    await storage(`creating ${path}`, () => mkdir(path, { recursive: true }));
+    await storage(`creating ${path}`, () => mkdir(path, { recursive: true, mode: DIR_MODE }));
     for (const target of logsToSave(workload)) {
       const name = logFileName(target.pod.name, target.container.name, target.previous);
       try {
@@ -149,7 +153,7 @@ async function saveLog(options: ArchiveOptions, target: LogToSave, dir: string, 
   const cap = options.maxBytesPerContainer;
   const file = join(dir, name);
   const partial = join(dir, partialFileName(name));
-  const out = new PartialFile(partial, await storage(`creating ${partial}`, () => open(partial, 'w')));
+  const out = new PartialFile(partial, await storage(`creating ${partial}`, () => open(partial, 'w', FILE_MODE)));
   try {
     const redactor = new LineRedactor();
     let bytes = 0;
@@ -264,7 +268,7 @@ async function writeManifest(options: ArchiveOptions, dir: string, files: Array<
   };
   const partial = join(dir, partialFileName(MANIFEST_FILE));
   try {
-    await storage(`writing ${partial}`, () => writeFile(partial, `${JSON.stringify(manifest, null, 2)}\n`));
+    await storage(`writing ${partial}`, () => writeFile(partial, `${JSON.stringify(manifest, null, 2)}\n`, { mode: FILE_MODE }));
     await storage(`renaming ${partial}`, () => rename(partial, join(dir, MANIFEST_FILE)));
   } catch (err) {
     await rm(partial, { force: true }).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loadKubeConfig } from '../../src/app.js';
@@ -77,6 +77,7 @@ describe('archiving the logs of a workload', () => {
     const saved = readFileSync(result.files[0], 'utf8');
     expect(saved).toBe(redacted);
     for (const secret of [GITHUB_TOKEN, AWS_SECRET, ...KEY_BODY, 'BEGIN PRIVATE KEY']) expect(saved).not.toContain(secret);
+    expect(statSync(result.files[0]).mode & 0o777).toBe(0o640);
   });
 
   it('writes one file per rank of a distributed workload, and a manifest saying which rank each is', async () => {
