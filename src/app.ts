@@ -22,6 +22,12 @@ import { createSlackApp, type App } from './slack/app.js';
 import { SlackGateway } from './slack/client.js';
 import { registerListeners } from './slack/listeners.js';
 import { Store } from './store/sqlite.js';
+import { SqliteMaintenanceLedger } from './store/maintenance-ledger.js';
+import { LogArchiver } from './archive/archiver.js';
+import { ArchiveProblemReporter } from './archive/problem-reporter.js';
+import { CleanupNudger } from './notify/cleanup.js';
+import { FeedFetcher } from './maintenance/feed.js';
+import { MaintenanceService } from './maintenance/service.js';
 
 /** Failed and Stopped always reach the owner; Completed only those who opted in (settings). */
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
@@ -44,6 +50,8 @@ export interface Bot {
   readonly metrics: Metrics;
   readonly slack: App;
   readonly reader: ClusterReader;
+  readonly maintenance?: MaintenanceService;
+  readonly cleanup: CleanupNudger;
   /** Port of the ops endpoints (/healthz, /readyz, /metrics), and of /slack/events in HTTP mode. */
   readonly port: number;
   ready(): boolean;
@@ -103,6 +111,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
   });
+  const archiver = config.archive
+    ? new LogArchiver({
+        reader,
+        dir: config.archive.dir,
+        maxBytesPerContainer: config.archive.maxBytesPerContainer,
+        reporter: new ArchiveProblemReporter({ store, opsChannel: config.slack.opsChannel, dir: config.archive.dir, log: log.child({ component: 'archive' }), queued: () => outbox.kick() }),
+        log: log.child({ component: 'archive' }),
+        now,
+      })
+    : undefined;
   // The notifier asks the reconciler what the cluster shows now; the reconciler is built next.
   let reconciler: WorkloadReconciler;
   const notifier = new Notifier({
@@ -113,6 +131,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     uiUrl: config.runai.uiUrl,
     enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
     currentState: (uid) => reconciler.currentState(uid),
+    onSettled: archiver ? (workload) => archiver.archive(workload) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
@@ -129,7 +148,33 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });
 
-  registerListeners(slack, { config, store, reconciler, reader, owners, log: log.child({ component: 'slack' }), now });
+  const maintenance = config.maintenance
+    ? new MaintenanceService({
+        fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now }),
+        ledger: new SqliteMaintenanceLedger(store),
+        post: async (channel, message) => void (await gateway.post(channel, message)),
+        dm: async (owner, message) => {
+          const user = await owners.slackUserFor(owner);
+          if (!user) throw new Error(`no Slack user for ${owner}`);
+          await gateway.post(await gateway.openDm(user), message);
+        },
+        runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),
+        config: { ...config.maintenance, opsChannel: config.slack.opsChannel },
+        now,
+        log: log.child({ component: 'maintenance' }),
+      })
+    : undefined;
+  const cleanup = new CleanupNudger({
+    store,
+    afterMs: config.cleanup.after,
+    cron: config.cleanup.cron,
+    timezone: config.maintenance?.timezone,
+    log: log.child({ component: 'cleanup' }),
+    now,
+    queued: () => outbox.kick(),
+  });
+
+  registerListeners(slack, { config, store, reconciler, reader, owners, maintenance, log: log.child({ component: 'slack' }), now });
   slack.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
@@ -164,6 +209,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const namespaceTimer = setInterval(() => void refreshNamespaces(), config.cluster.resyncMinutes * 60_000);
   namespaceTimer.unref();
   reconciler.checkStuck();
+  maintenance?.start();
+  cleanup.start();
   const stuckTimer = setInterval(() => reconciler.checkStuck(), STUCK_CHECK_MS);
   stuckTimer.unref();
   const gaugeTimer = setInterval(() => {
@@ -185,6 +232,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     metrics,
     slack,
     reader,
+    maintenance,
+    cleanup,
     port,
     ready: () => !!watcher?.synced && slackConnected,
     settle: async () => {
@@ -197,10 +246,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         watcher?.stop();
         clearInterval(namespaceTimer);
         clearInterval(stuckTimer);
+        maintenance?.stop();
+        cleanup.stop();
         notifier.flushBursts();
         clearInterval(gaugeTimer);
         // Finish what is being prepared and sent; what is left stays queued on disk.
-        await Promise.race([notifier.idle(), delay(5000)]);
+        await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
         await slack.stop().catch(() => undefined);
         await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));

@@ -3,6 +3,7 @@
  * from the environment. Validated once at start; every problem names its key.
  */
 import { readFileSync } from 'node:fs';
+import cron from 'node-cron';
 import parseDurationMs from 'parse-duration';
 import YAML from 'yaml';
 import { z } from 'zod';
@@ -177,6 +178,10 @@ function crossChecks(config: Config): string[] {
   const problems: string[] = [];
   if (config.maintenance && !config.maintenance.channel) {
     problems.push('maintenance.channel: required when maintenance.feed is set (where reminders are posted)');
+  }
+  if (!cron.validate(config.cleanup.cron)) problems.push(`cleanup.cron: "${config.cleanup.cron}" is not a cron expression such as "0 9 * * 1"`);
+  if (config.maintenance && !cron.validate(config.maintenance.refreshCron)) {
+    problems.push(`maintenance.refreshCron: "${config.maintenance.refreshCron}" is not a cron expression such as "*/15 * * * *"`);
   }
   if (config.maintenance) {
     try {
