@@ -133,13 +133,12 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
   if (state === 'Failed' && triage) {
-    const retry = triage.transient
-      ? `:repeat: *A plain retry makes sense.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.retryTransient}`
-      : `:wrench: *Do not just retry.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.fixApplication}`;
-    blocks.push(section(`${retry}\n${escapeMrkdwn(triage.advice)}`));
+    // triage.advice quotes the guide's Safe recovery sentence and says what to change.
+    const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
+    blocks.push(section(`${verdict} Category: *${escapeMrkdwn(triage.categoryLabel)}*.\n${escapeMrkdwn(triage.advice)}`));
   }
   if (alert.archivePath) blocks.push(context(`Full logs saved to ${inlineCode(alert.archivePath, 400)}`));
-  blocks.push(context(SAFE_RECOVERY.oneChange));
+  if (!triage?.advice.includes(SAFE_RECOVERY.oneChange)) blocks.push(context(SAFE_RECOVERY.oneChange));
   blocks.push(alertButtons(alert));
 
   return { text: alertFallbackText(alert), blocks };
