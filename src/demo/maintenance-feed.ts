@@ -3,11 +3,11 @@
  * ones a site's shared calendar exports. Pure: the start comes in.
  */
 
-/** When the demo's window starts: two days ahead, on the hour, 06:00 UTC. */
+const HOUR_MS = 3_600_000;
+
+/** When the demo's window starts: two days ahead, on the next full hour. */
 export function demoWindowStart(now: Date): Date {
-  const start = new Date(now.getTime() + 2 * 86_400_000);
-  start.setUTCHours(6, 0, 0, 0);
-  return start;
+  return new Date(Math.ceil((now.getTime() + 48 * HOUR_MS) / HOUR_MS) * HOUR_MS);
 }
 
 function icsUtc(date: Date): string {
@@ -15,7 +15,7 @@ function icsUtc(date: Date): string {
 }
 
 export function maintenanceCalendar(start: Date, hours: number, stamp: Date): string {
-  const end = new Date(start.getTime() + hours * 3_600_000);
+  const end = new Date(start.getTime() + hours * HOUR_MS);
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

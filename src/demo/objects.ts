@@ -17,6 +17,10 @@ export interface WorkloadSpec {
   arguments: string;
   gpu: string;
   phase?: string;
+  /** metadata.creationTimestamp (ISO); the API server sets it to now when absent. */
+  createdAt?: string;
+  /** status.conditions, e.g. why Run:ai keeps it Pending. */
+  conditions?: Array<{ type: string; status: string; reason: string; message: string; lastTransitionTime: string }>;
 }
 
 /** Run:ai's namespace for a project. */
@@ -26,7 +30,12 @@ export function workloadObject(spec: WorkloadSpec): KubeObject {
   return {
     apiVersion: 'run.ai/v2alpha1',
     kind: spec.kind,
-    metadata: { name: spec.name, namespace: namespaceOf(spec.project), labels: { project: spec.project } },
+    metadata: {
+      name: spec.name,
+      namespace: namespaceOf(spec.project),
+      labels: { project: spec.project },
+      ...(spec.createdAt ? { creationTimestamp: spec.createdAt } : {}),
+    },
     spec: {
       name: { value: spec.name },
       image: { value: spec.image },
@@ -35,7 +44,7 @@ export function workloadObject(spec: WorkloadSpec): KubeObject {
       gpu: { value: spec.gpu },
       username: { value: spec.owner },
     },
-    status: { phase: spec.phase ?? 'Running' },
+    status: { phase: spec.phase ?? 'Running', ...(spec.conditions ? { conditions: spec.conditions } : {}) },
   } as KubeObject;
 }
 

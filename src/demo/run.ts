@@ -98,6 +98,9 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       await delay(options.stepDelayMs);
       step.play(kube);
       played++;
+      // The bot looks for stuck workloads every 30 s; the demo asks right away instead of waiting.
+      await untilSeen(bot, kube);
+      bot.checkStuck();
     }
     current = undefined;
     await untilDelivered(slack, bot);
@@ -138,6 +141,15 @@ async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
     await bot.settle();
     await delay(QUIET_MS);
   }
+}
+
+const DEMO_WORKLOAD_KINDS = ['trainingworkloads', 'interactiveworkloads', 'distributedworkloads'];
+
+/** Until the bot knows every workload in the cluster: a new one reaches it by watch, shortly after it was applied. */
+async function untilSeen(bot: Bot, kube: FakeKube): Promise<void> {
+  const wanted = DEMO_WORKLOAD_KINDS.reduce((n, kind) => n + kube.list(kind).length, 0);
+  const deadline = Date.now() + 5000;
+  while (bot.reconciler.workloads().length < wanted && Date.now() < deadline) await delay(20);
 }
 
 function delay(ms: number): Promise<void> {

@@ -131,19 +131,25 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
       },
     },
     {
-      title: "carol's workspace sdxl-eval waits: 4 GPUs asked, genai's quota is 2",
+      title: "carol's workspace sdxl-eval has waited 45 minutes: it asks for 4 GPUs, genai's quota is 2",
       play(kube) {
         const ns = namespaceOf(OVER_QUOTA.project);
+        const since = minutesBefore(now, 45);
         const quota = {
           reason: 'NonPreemptibleOverQuota',
           message: 'Non-preemptible workload is over quota. Workload requested 4 GPUs, but genai quota is 2 GPUs, while 0 GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.',
         };
-        kube.apply(workloadObject(OVER_QUOTA));
-        kube.apply(podObject({ workload: OVER_QUOTA.name, project: OVER_QUOTA.project, owner: OVER_QUOTA.owner, name: `${OVER_QUOTA.name}-0-0`, container: OVER_QUOTA.name, image: OVER_QUOTA.image, startedAt: iso(now), pending: { reason: 'Unschedulable', message: quota.message } }));
+        kube.apply(workloadObject({
+          ...OVER_QUOTA,
+          createdAt: since,
+          conditions: [{ type: 'Pending', status: 'True', reason: 'Unschedulable', message: quota.message, lastTransitionTime: since }],
+        }));
+        kube.apply(podObject({ workload: OVER_QUOTA.name, project: OVER_QUOTA.project, owner: OVER_QUOTA.owner, name: `${OVER_QUOTA.name}-0-0`, container: OVER_QUOTA.name, image: OVER_QUOTA.image, startedAt: since, pending: { reason: 'Unschedulable', message: quota.message } }));
         kube.apply(podGroupObject(OVER_QUOTA.name, OVER_QUOTA.project, OVER_QUOTA.owner, quota));
         const source = { component: 'runai-scheduler' };
-        kube.addEvent({ involvedObject: { kind: 'Pod', name: `${OVER_QUOTA.name}-0-0`, namespace: ns }, type: 'Warning', reason: 'Unschedulable', message: quota.message, source });
-        kube.addEvent({ involvedObject: { kind: 'PodGroup', name: podGroupName(OVER_QUOTA.name), namespace: ns }, type: 'Normal', reason: quota.reason, message: `Unable to schedule podgroup: ${quota.message}`, source });
+        const times = { firstTimestamp: since, lastTimestamp: iso(now), count: 46 };
+        kube.addEvent({ involvedObject: { kind: 'Pod', name: `${OVER_QUOTA.name}-0-0`, namespace: ns }, type: 'Warning', reason: 'Unschedulable', message: quota.message, source, ...times });
+        kube.addEvent({ involvedObject: { kind: 'PodGroup', name: podGroupName(OVER_QUOTA.name), namespace: ns }, type: 'Normal', reason: quota.reason, message: `Unable to schedule podgroup: ${quota.message}`, source, ...times });
       },
     },
     {
@@ -165,5 +171,6 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
 export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string }> = [
   { workload: RESNET.name, user: 'U0ALICE' },
   { workload: JUPYTER.name, user: 'U0BOB' },
+  { workload: OVER_QUOTA.name, user: 'U0CAROL' },
   { workload: LLAMA.name, user: 'U0CAROL' },
 ];

@@ -76,7 +76,7 @@ describe('the check table', () => {
     const maintenance = parseConfig({ maintenance: { feed: 'https://cal.example.org/m.ics', channel: 'C0MAINT' } }).maintenance;
     const feed = maintenanceCalendar(demoWindowStart(NOW), 8, NOW);
     const good = maintenanceRow(maintenance, { body: feed }, NOW);
-    expect(good).toEqual(pass('maintenance feed', expect.stringContaining('1 window in the next 90 days; next: "GPU cluster maintenance: NVIDIA driver and firmware upgrade" at 2026-12-01T06:00:00.000Z')));
+    expect(good).toEqual(pass('maintenance feed', expect.stringContaining('1 window in the next 90 days; next: "GPU cluster maintenance: NVIDIA driver and firmware upgrade" at 2026-12-01T10:00:00.000Z')));
     const html = maintenanceRow(maintenance, { body: '<!doctype html><html>Sign in</html>' }, NOW);
     expect(html.ok).toBe(false);
     expect(html.detail).toContain('not a usable calendar');

@@ -54,8 +54,15 @@ describe('demo --headless', () => {
     expect(dm).toContain(GUIDE.Stopped.nextAction);
   });
 
+  it("warns the over-quota workspace's owner that it is stuck Pending, with the scheduler's quota reason", () => {
+    const warning = postsTo('D0CAROL').find((post) => post.includes('sdxl-eval'));
+    expect(warning).toContain('sdxl-eval has been Pending for 45 minutes');
+    expect(warning).toContain('NonPreemptibleOverQuota');
+    expect(warning).toContain(GUIDE.Pending.nextAction);
+  });
+
   it("cites worker 1's missing data file, not the other ranks' watchdog timeouts, for the distributed job", () => {
-    const [dm] = postsTo('D0CAROL');
+    const dm = postsTo('D0CAROL').find((post) => post.includes('llama-ddp'));
     expect(dm).toContain('llama-ddp failed');
     expect(dm).toContain('shard-17.parquet');
     expect(dm).not.toContain('Watchdog caught collective operation timeout');

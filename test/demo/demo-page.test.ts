@@ -82,8 +82,9 @@ describeWithChromium('the demo page', () => {
     await dm.screenshot({ path: SCREENSHOT });
   });
 
-  it("shows the stopped notebook's DM with the guide's advice, and the distributed job's worker 1 error", async () => {
+  it("shows the stopped notebook's DM, the over-quota warning and the distributed job's worker 1 error", async () => {
     const text = await page.locator('main').innerText();
+    expect(text).toContain('sdxl-eval has been Pending for 45 minutes');
     expect(text).toContain('jupyter-bob was stopped');
     expect(text).toContain(GUIDE.Stopped.nextAction);
     expect(text).toContain('llama-ddp failed');
