@@ -9,7 +9,9 @@ import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES }
 import { SlackGateway } from '../../src/slack/client.js';
 import { Store, type StoredWorkload } from '../../src/store/sqlite.js';
 import { ALICE, BOB, messageViolation, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
-import { tempDir } from '../helpers/bot.js';
+import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import { ns, workloadCr } from '../helpers/workloads.js';
+import { startFakeKube, type FakeKube } from '../fakes/kube-apiserver.js';
 import { captureLog } from '../helpers/log.js';
 
 const DAY = 86_400_000;
@@ -177,5 +179,46 @@ describe('cleanup nudges', () => {
     }
     expect(n.nextRun()).toBeUndefined();
     expect(() => nudger(store, outbox, 'every monday').start()).toThrow('cleanup.cron: "every monday" is not a cron expression');
+  });
+});
+
+describe('cleanup nudges through the bot', () => {
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot | undefined;
+
+  beforeEach(async () => {
+    kube = await startFakeKube();
+    slack = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await bot?.stop();
+    bot = undefined;
+    await slack.close();
+    await kube.close();
+  });
+
+  it("nudges the owner once about what has sat for days, and not about what is recent or running", async () => {
+    let clock = new Date();
+    kube.apply(workloadCr({ name: 'old-done', project: 'vision', owner: 'alice', phase: 'Completed' }));
+    kube.apply(workloadCr({ name: 'still-training', project: 'vision', owner: 'alice', phase: 'Running' }));
+    kube.apply(workloadCr({ name: 'late-failure', project: 'vision', owner: 'alice', phase: 'Running' }));
+    bot = await startTestBot(kube, slack, { owners: { emailDomain: 'example.org' } }, { now: () => clock });
+
+    clock = new Date(clock.getTime() + 2 * DAY);
+    kube.setPhase('TrainingWorkload', ns('vision'), 'late-failure', 'Failed');
+    await eventually(() => bot!.store.allWorkloads().find((w) => w.name === 'late-failure' && w.state === 'Failed'), 'the failure seen');
+    await bot.settle();
+
+    clock = new Date(clock.getTime() + 2 * DAY);
+    expect(bot.cleanup.runOnce(clock)).toBe(1);
+    expect(bot.cleanup.runOnce(clock)).toBe(0);
+    await bot.settle();
+    const nudges = slack.messagesTo(ALICE.id).filter((m) => JSON.stringify(m.body.blocks).includes('Workloads to clean up'));
+    expect(nudges).toHaveLength(1);
+    const body = JSON.stringify(nudges[0].body.blocks);
+    expect(body).toContain('*old-done*');
+    expect(body).not.toContain('still-training');
+    expect(body).not.toContain('late-failure');
   });
 });
