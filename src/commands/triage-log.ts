@@ -24,17 +24,28 @@ export interface TriageLogIo {
   stdin: AsyncIterable<Buffer | string>;
 }
 
-/** Reads a file through one reused buffer: memory stays flat whatever the file's size. */
+/**
+ * Reads a file through two buffers used in turn: memory stays flat whatever the file's size,
+ * and the next read runs while the consumer scans the chunk just read. A chunk is only valid
+ * until the consumer asks for the next one (triageStream converts it at once).
+ */
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
+  let current = 0;
+  let pending = handle.read(buffers[current], 0, READ_CHUNK_BYTES, null);
   try {
-    const buf = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, READ_CHUNK_BYTES, null);
+      const { bytesRead } = await pending;
       if (bytesRead === 0) return;
-      yield buf.subarray(0, bytesRead);
+      const next = 1 - current;
+      pending = handle.read(buffers[next], 0, READ_CHUNK_BYTES, null);
+      yield buffers[current].subarray(0, bytesRead);
+      current = next;
     }
   } finally {
+    // A consumer that stops early leaves one read in flight: let it end before closing.
+    await pending.catch(() => undefined);
     await handle.close();
   }
 }

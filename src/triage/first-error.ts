@@ -141,22 +141,44 @@ export class FirstErrorScanner {
       if (text.slice(0, BINARY_PROBE_CHARS - this.probed).includes('\0')) this.binary = true;
       this.probed += text.length;
     }
-    const buf = this.carry.length > 0 ? this.carry + text : text;
-    const lastNewline = buf.lastIndexOf('\n');
-    if (lastNewline === -1) {
-      if (buf.length > MAX_CARRY_CHARS) {
-        this.examinePiece(buf);
-        this.carry = '';
-      } else {
-        this.carry = buf;
+    let start = 0;
+    if (this.carry.length > 0) {
+      // Only the line the previous chunk left open is joined, not the whole chunk: copying
+      // every chunk once more would double the garbage and with it the peak memory.
+      const firstNewline = text.indexOf('\n');
+      if (firstNewline === -1) {
+        this.keepOpenLine(this.carry + text);
+        return;
       }
+      const joined = this.carry + text.slice(0, firstNewline + 1);
+      this.carry = '';
+      this.scanAndRemember(joined);
+      start = firstNewline + 1;
+    }
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline < start) {
+      this.keepOpenLine(text.slice(start));
       return;
     }
-    const body = buf.slice(0, lastNewline + 1);
-    this.carry = buf.slice(lastNewline + 1);
+    this.carry = text.slice(lastNewline + 1);
+    this.scanAndRemember(start === 0 && lastNewline === text.length - 1 ? text : text.slice(start, lastNewline + 1));
+  }
+
+  /** Text that ends at a newline: scanned, then kept for context and the tail. */
+  private scanAndRemember(body: string): void {
     const firstLine = this.lines + 1;
     this.scanBody(body);
     this.remember(body, firstLine);
+  }
+
+  /** A line with no newline yet: buffered, or examined in pieces once it is too long. */
+  private keepOpenLine(open: string): void {
+    if (open.length > MAX_CARRY_CHARS) {
+      this.examinePiece(open);
+      this.carry = '';
+    } else {
+      this.carry = open;
+    }
   }
 
   finish(): ScanOutcome {
@@ -205,7 +227,8 @@ export class FirstErrorScanner {
     let pos = 0;
     const n = body.length;
     while (pos < n) {
-      if (!this.examiningEveryLine()) {
+      const jumped = !this.examiningEveryLine();
+      if (jumped) {
         PREFILTER_GLOBAL.lastIndex = pos;
         const m = PREFILTER_GLOBAL.exec(body);
         if (!m) {
@@ -224,7 +247,7 @@ export class FirstErrorScanner {
         line = line.replace(/^\S*/, '…');
         this.continuation = false;
       }
-      this.examineLine(line, this.lines);
+      this.examineLine(line, this.lines, jumped);
       pos = end + 1;
     }
   }
@@ -244,13 +267,17 @@ export class FirstErrorScanner {
     this.currentLine = lineNumber;
   }
 
-  private examineLine(line: string, lineNumber: number): void {
+  /** `prefiltered`: the line was reached because the prefilter matched it. */
+  private examineLine(line: string, lineNumber: number, prefiltered = false): void {
     this.expireOpenState(lineNumber);
     if (this.openKey) this.openKey.end = lineNumber;
     if (this.awaiting.length > 0) this.feedAfterContext(line, lineNumber);
-    const pieces = line.includes('\r') ? line.split('\r') : [line];
-    for (const piece of pieces) {
-      if (piece.length > 0) this.examineSegment(cutSegment(piece), lineNumber);
+    if (!line.includes('\r')) {
+      if (line.length > 0) this.examineSegment(cutSegment(line), lineNumber, prefiltered);
+      return;
+    }
+    for (const piece of line.split('\r')) {
+      if (piece.length > 0) this.examineSegment(cutSegment(piece), lineNumber, false);
     }
   }
 
@@ -261,7 +288,7 @@ export class FirstErrorScanner {
     if (this.openKey && lineNumber - this.openKey.start > KEY_BLOCK_MAX_LINES) this.openKey = undefined;
   }
 
-  private examineSegment(seg: string, lineNumber: number): void {
+  private examineSegment(seg: string, lineNumber: number, prefiltered: boolean): void {
     if (this.openKey) {
       if (KEY_END.test(seg)) this.openKey = undefined;
       return;
@@ -274,7 +301,8 @@ export class FirstErrorScanner {
       return;
     }
     const clean = seg.includes('\x1b') ? seg.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') : seg;
-    if (this.tracebacks.size === 0 && !PREFILTER.test(clean)) return;
+    const hit = prefiltered || PREFILTER.test(clean);
+    if (this.tracebacks.size === 0 && !hit) return;
     const { writer, source, rest } = splitPrefix(clean);
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
@@ -289,7 +317,7 @@ export class FirstErrorScanner {
       this.consider({ ...found, tier }, seg, lineNumber, source);
       return;
     }
-    if (!PREFILTER.test(clean)) return;
+    if (!hit) return;
     if (TRACEBACK_HEADER.test(rest)) {
       if (this.tracebacks.size >= WRITERS_TRACKED) this.tracebacks.clear();
       this.tracebacks.set(writer, { start: lineNumber, chained: this.chained.delete(writer) });
