@@ -131,7 +131,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     uiUrl: config.runai.uiUrl,
     enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
     currentState: (uid) => reconciler.currentState(uid),
-    onSettled: archiver ? (workload) => archiver.archive(workload) : undefined,
+    onSettled: archiver ? (workload) => ({ path: archiver.pathFor(workload), done: archiver.archive(workload) }) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });

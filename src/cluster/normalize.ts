@@ -23,6 +23,8 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** Timestamps: strings in watch JSON, Date objects from client-node's typed API calls. */
+const time = (v: unknown): string | undefined => (v instanceof Date ? (Number.isNaN(v.getTime()) ? undefined : v.toISOString()) : str(v));
 
 function at(root: unknown, path: string): unknown {
   let cur: unknown = root;
@@ -97,7 +99,7 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
 
   const conditions = at(raw, 'status.conditions');
   const latestCondition = Array.isArray(conditions)
-    ? conditions.filter(isObj).sort((a, b) => String(b.lastTransitionTime ?? '').localeCompare(String(a.lastTransitionTime ?? '')))[0]
+    ? conditions.filter(isObj).sort((a, b) => (time(b.lastTransitionTime) ?? '').localeCompare(time(a.lastTransitionTime) ?? ''))[0]
     : undefined;
 
   return {
@@ -114,8 +116,8 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
     image: specValue(spec, 'image') ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
     command: specValue(spec, 'command'),
     arguments: specValue(spec, 'arguments'),
-    createdAt: str(at(raw, 'metadata.creationTimestamp')),
-    phaseChangedAt: str(latestCondition?.lastTransitionTime),
+    createdAt: time(at(raw, 'metadata.creationTimestamp')),
+    phaseChangedAt: time(latestCondition?.lastTransitionTime),
     phaseMessage: str(at(raw, 'status.phaseMessage')) ?? str(latestCondition?.message),
     pods: podInfos,
     resourceVersion: str(at(raw, 'metadata.resourceVersion')),
@@ -158,8 +160,8 @@ function termination(v: unknown): ContainerTermination | undefined {
     exitCode,
     signal: typeof v.signal === 'number' ? v.signal : undefined,
     message: str(v.message),
-    startedAt: str(v.startedAt),
-    finishedAt: str(v.finishedAt),
+    startedAt: time(v.startedAt),
+    finishedAt: time(v.finishedAt),
   };
 }
 
@@ -174,7 +176,7 @@ function containerInfo(v: unknown, init: boolean, specImages: Map<string, string
     restartCount: typeof v.restartCount === 'number' ? v.restartCount : 0,
     ready: v.ready === true,
     waiting,
-    running: isObj(state.running) ? { startedAt: str(state.running.startedAt) } : undefined,
+    running: isObj(state.running) ? { startedAt: time(state.running.startedAt) } : undefined,
     terminated: termination(state.terminated),
     lastTerminated: termination(lastState.terminated),
     init: init || undefined,
@@ -218,7 +220,7 @@ export function normalizePod(raw: unknown): PodInfo | undefined {
     message: str(at(raw, 'status.message')),
     replicaType: podLabels['training.kubeflow.org/replica-type']?.toLowerCase(),
     replicaIndex: index !== undefined && /^\d+$/.test(index) ? Number(index) : undefined,
-    createdAt: str(at(raw, 'metadata.creationTimestamp')),
+    createdAt: time(at(raw, 'metadata.creationTimestamp')),
     containers,
   };
 }

@@ -17,6 +17,9 @@ import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
 import type { Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
+import { withDeadline } from '../archive/deadline.js';
+
+const ARCHIVE_WAIT_MS = 2000;
 
 export interface NotifierOptions {
   store: Store;
@@ -28,8 +31,11 @@ export interface NotifierOptions {
   /** The state the cluster shows now: a warning about a state already left is not sent. */
   currentState(uid: string): string | undefined;
   burst: { windowMs: number; opsChannel?: string; opsThreshold?: number };
-  /** Extra work on a failure whose result the DM mentions (log archive); raced against a deadline. */
-  onSettled?(workload: Workload): Promise<string | undefined>;
+  /**
+   * Extra work on a failure that the DM mentions (the log archive): where its result goes, and
+   * a promise that resolves with that place once it is there (undefined: nothing was saved).
+   */
+  onSettled?(workload: Workload): { path: string; done: Promise<string | undefined> } | undefined;
   maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
 }
@@ -84,7 +90,10 @@ export class Notifier implements AlertSink {
     const archive = this.options.onSettled?.(alert.workload);
     const enriched = await enrichWorkload(alert.raw, alert.workload, this.options.enrich);
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
-    const archivePath = archive ? await Promise.race([archive, delay(2000).then(() => undefined)]).catch(() => undefined) : undefined;
+    // The DM does not wait long for big logs: it says where they are being saved instead.
+    const saved = archive ? await withDeadline(archive.done, ARCHIVE_WAIT_MS) : undefined;
+    const archivePath = saved?.settled ? saved.value : undefined;
+    const archivePending = archive && !saved?.settled ? archive.path : undefined;
     const w = enriched.workload;
     const message = buildWorkloadAlert({
       workload: w,
@@ -94,6 +103,7 @@ export class Notifier implements AlertSink {
       uiUrl: this.options.uiUrl,
       logProblem: enriched.logProblem,
       archivePath,
+      archivePending,
     });
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     const admission = alert.workload.state === 'Completed' ? { grouped: false as const } : this.bursts.admit(burstEntry(alert.key, enriched));
@@ -184,8 +194,4 @@ function burstEntry(key: string, e: Enriched): BurstEntry {
     categoryLabel: e.triage?.categoryLabel,
     firstError: e.triage?.firstError?.line,
   };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -30,6 +30,8 @@ export interface WorkloadAlert {
   /** Set when the message cannot reach the owner and lands in a channel instead. */
   ownerNote?: string;
   archivePath?: string;
+  /** The archive is still being written here when the DM goes out. */
+  archivePending?: string;
   uiUrl?: string;
   /** Why the logs could not be read, when they could not. */
   logProblem?: string;
@@ -93,10 +95,11 @@ function alertButtons(alert: WorkloadAlert): Block {
 }
 
 function siteLabel(site: FailureSite | undefined, source?: { pod?: string; container?: string; rank?: string }): string {
-  const pod = source?.pod ?? site?.pod;
-  const container = source?.container ?? site?.container;
-  const rank = source?.rank ?? site?.rank;
-  const parts = [rank, pod && `pod ${pod}`, container && `container ${container}`].filter(Boolean) as string[];
+  const pod = site?.pod ?? source?.pod;
+  const container = site?.container ?? source?.container;
+  // The pod's replica (worker 1) and, when the log names one, the process rank within the job.
+  const ranks = [site?.rank, source?.rank && source.rank !== site?.rank ? source.rank : undefined].filter(Boolean);
+  const parts = [...ranks, pod && `pod ${pod}`, container && `container ${container}`].filter(Boolean) as string[];
   return parts.length ? ` (${escapeMrkdwn(parts.join(', '))})` : '';
 }
 
@@ -138,6 +141,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
     blocks.push(section(`${verdict} Category: *${escapeMrkdwn(triage.categoryLabel)}*.\n${escapeMrkdwn(triage.advice)}`));
   }
   if (alert.archivePath) blocks.push(context(`Full logs saved to ${inlineCode(alert.archivePath, 400)}`));
+  else if (alert.archivePending) blocks.push(context(`Full logs are being saved to ${inlineCode(alert.archivePending, 400)}`));
   if (!triage?.advice.includes(SAFE_RECOVERY.oneChange)) blocks.push(context(SAFE_RECOVERY.oneChange));
   blocks.push(alertButtons(alert));
 

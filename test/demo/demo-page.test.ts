@@ -1,10 +1,12 @@
 /**
  * The live demo page in a real browser: headless Chromium (Debian's `chromium`) opens what
- * `demo` serves, sees each message arrive as Slack would render it, and the DM is saved as
- * docs/demo-dm.png for the README.
+ * `demo` serves, sees each message arrive as Slack would render it, and takes a screenshot of
+ * the DM. With UPDATE_SCREENSHOT=1 it replaces docs/demo-dm.png, the README's picture.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { GUIDE } from '../../src/lifecycle/states.js';
@@ -15,7 +17,8 @@ const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const SCREENSHOT = join(ROOT, 'docs', 'demo-dm.png');
+// Tests must not rewrite tracked files; the README's picture is refreshed on request only.
+const SCREENSHOT = process.env.UPDATE_SCREENSHOT === '1' ? join(ROOT, 'docs', 'demo-dm.png') : join(mkdtempSync(join(tmpdir(), 'demo-page-')), 'demo-dm.png');
 const haveChromium = existsSync(CHROMIUM);
 
 if (!haveChromium) {
