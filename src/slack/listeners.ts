@@ -7,8 +7,12 @@ import type { Config } from '../config.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import type { OwnerDirectory } from '../notify/owners.js';
 import type { WorkloadReconciler } from '../notify/reconciler.js';
+import type { MaintenanceWindow } from '../maintenance/parse.js';
 import type { Store } from '../store/sqlite.js';
 import type { App } from './app.js';
+import * as actions from './actions.js';
+import * as commands from './commands.js';
+import * as home from './home.js';
 
 export interface ListenerDeps {
   config: Config;
@@ -18,9 +22,11 @@ export interface ListenerDeps {
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;
+  /** The maintenance calendar, when one is configured. */
+  maintenance?: { upcoming(now: Date, limit: number): MaintenanceWindow[] };
 }
 
-const surfaces: Array<{ register(app: App, deps: ListenerDeps): void }> = [];
+const surfaces: Array<{ register(app: App, deps: ListenerDeps): void }> = [commands, actions, home];
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
   for (const surface of surfaces) surface.register(app, deps);

@@ -1,0 +1,55 @@
+/**
+ * `/runai`: acked at once (a slow cluster must never make Slack say "operation timed out"),
+ * answered ephemerally through the response_url once the work is done. Each subcommand is in
+ * commands/<name>.ts; this file only maps the parsed command to it.
+ */
+import type { App } from './app.js';
+import type { SlackMessage } from './blocks.js';
+import { describeKubeError } from '../cluster/kinds.js';
+import { SLASH_COMMAND } from './ids.js';
+import type { ListenerDeps } from './listeners.js';
+import { parseCommand, type ParsedCommand } from './parse-command.js';
+import { failureMessage, usageMessage } from './views.js';
+import { askerFor, type Asker } from './commands/context.js';
+import { listReply } from './commands/list.js';
+import { logsReply } from './commands/logs.js';
+import { maintenanceReply } from './commands/maintenance.js';
+import { muteReply, unmuteReply } from './commands/mute.js';
+import { settingsReply } from './commands/settings.js';
+import { statusReply } from './commands/status.js';
+import { whyReply } from './commands/why.js';
+
+type Answer<K extends ParsedCommand['kind']> = (asker: Asker, command: Extract<ParsedCommand, { kind: K }>) => Promise<SlackMessage> | SlackMessage;
+
+const ANSWERS: { [K in ParsedCommand['kind']]: Answer<K> } = {
+  help: () => usageMessage(),
+  invalid: (_asker, c) => usageMessage(c.problem),
+  list: (asker) => listReply(asker),
+  status: (asker, c) => statusReply(asker, c.query),
+  logs: (asker, c) => logsReply(asker, c.query, c.tail, c.capped),
+  why: (asker, c) => whyReply(asker, c.query),
+  maintenance: (asker) => maintenanceReply(asker.deps),
+  mute: (asker, c) => muteReply(asker, c.target, c.forMs),
+  unmute: (asker, c) => unmuteReply(asker, c.target),
+  settings: (asker, c) => settingsReply(asker, c.change),
+};
+
+/** The reply to one `/runai` text; a failure becomes a polite message, never a stack trace. */
+export async function answerCommand(asker: Asker, text: string): Promise<SlackMessage> {
+  const command = parseCommand(text);
+  try {
+    return await (ANSWERS[command.kind] as Answer<typeof command.kind>)(asker, command as never);
+  } catch (err) {
+    asker.deps.log.warn({ user: asker.userId, command: command.kind, err: describeKubeError(err) }, '/runai failed');
+    return failureMessage(describeKubeError(err));
+  }
+}
+
+export function register(app: App, deps: ListenerDeps): void {
+  app.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
+    await ack();
+    const asker = askerFor(deps, client, command.user_id);
+    const reply = await answerCommand(asker, command.text ?? '');
+    await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
+  });
+}

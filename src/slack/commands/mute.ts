@@ -1,0 +1,56 @@
+/**
+ * `/runai mute` and `unmute`: a person silences messages about one workload or a whole
+ * project, for a while or until they unmute. Muting a workload needs the right to see it
+ * (else the answer would confirm it exists); muting a project only ever affects the asker.
+ */
+import { muteScope } from '../../notify/mutes.js';
+import type { SlackMessage } from '../blocks.js';
+import { inlineCode, slackDate } from '../mrkdwn.js';
+import type { MuteTarget } from '../parse-command.js';
+import { confirmationMessage, relative } from '../views.js';
+import { findVisibleWorkload, type Asker } from './context.js';
+
+export async function muteReply(asker: Asker, target: MuteTarget, forMs: number | undefined): Promise<SlackMessage> {
+  const until = forMs === undefined ? undefined : new Date(asker.deps.now().getTime() + forMs);
+  if (target.type === 'project') return muteProject(asker, target.project, until);
+  const lookup = await findVisibleWorkload(asker, target.query);
+  if ('reply' in lookup) return lookup.reply;
+  const w = lookup.found.workload;
+  return muteWorkload(asker, w.namespace, w.name, w.project, until);
+}
+
+export function muteWorkload(asker: Asker, namespace: string, name: string, project: string, until: Date | undefined): SlackMessage {
+  asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name), until);
+  return confirmationMessage(`Muted ${inlineCode(name, 120)} in project ${inlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute ${name} -p ${project}\` undoes it.`);
+}
+
+export function muteProject(asker: Asker, project: string, until: Date | undefined): SlackMessage {
+  asker.deps.store.mute(asker.userId, muteScope.project(project), until);
+  return confirmationMessage(`Muted project ${inlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute project ${project}\` undoes it.`);
+}
+
+function howLong(until: Date | undefined, now: Date): string {
+  return until ? `until ${slackDate(until, until.toISOString())} (${relative(until, now)})` : 'until you unmute it';
+}
+
+/**
+ * Unmuting looks only at the asker's own mutes, so it works for a workload that is gone
+ * and says nothing about workloads the asker cannot see.
+ */
+export function unmuteReply(asker: Asker, target: MuteTarget): SlackMessage {
+  const { store, now } = asker.deps;
+  if (target.type === 'project') {
+    const removed = store.unmute(asker.userId, muteScope.project(target.project));
+    return confirmationMessage(removed ? `Unmuted project ${inlineCode(target.project, 100)}.` : `Project ${inlineCode(target.project, 100)} was not muted.`);
+  }
+  const { name, project } = target.query;
+  const scopes = store
+    .activeMutes(asker.userId, now())
+    .map((m) => m.scope)
+    .filter((scope) => {
+      const match = /^workload:([^/]+)\/(.+)$/.exec(scope);
+      return !!match && match[2] === name && (!project || match[1] === project || match[1] === `runai-${project}`);
+    });
+  for (const scope of scopes) store.unmute(asker.userId, scope);
+  return confirmationMessage(scopes.length ? `Unmuted ${inlineCode(name, 120)}.` : `${inlineCode(name, 120)} was not muted.`);
+}

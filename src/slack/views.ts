@@ -1,0 +1,307 @@
+/**
+ * Block Kit for the answers to `/runai` and to button clicks. Pure: values in, a message out.
+ * Cluster text (names, messages) is escaped; log text arrives redacted and is escaped here for
+ * a code block. Every message has a `text` fallback and stays inside Slack's limits.
+ */
+import type { LifecycleState, PodInfo, Workload } from '../model.js';
+import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js';
+import { rankLabel } from '../cluster/normalize.js';
+import type { KubeEvent } from '../cluster/reader.js';
+import type { MaintenanceWindow } from '../maintenance/parse.js';
+import type { UserSettings } from '../notify/settings.js';
+import { escapeForSlackCode, type TriageResult } from '../triage/index.js';
+import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
+import { describeTermination, runaiUiLink, STATE_ICON } from './messages.js';
+import { escapeMrkdwn, inlineCode, slackDate, truncate } from './mrkdwn.js';
+
+/** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
+export function refusalMessage(name: string): SlackMessage {
+  const text = `I can't show you a workload named ${inlineCode(name, 100)}.`;
+  return { text, blocks: [section(`${text} \`/runai list\` shows the workloads you own.`)] };
+}
+
+export const USAGE_LINES: ReadonlyArray<[string, string]> = [
+  ['/runai list', 'my workloads, grouped by state, newest first'],
+  ['/runai status NAME [-p PROJECT]', 'state, what it means, what to do next, pods and times'],
+  ['/runai logs NAME [-p PROJECT] [--tail N]', `the last N log lines (default 50, at most 1000), secrets redacted`],
+  ['/runai why NAME [-p PROJECT]', 'the first relevant error and advice, or why a Pending workload waits'],
+  ['/runai maintenance', 'the next maintenance windows'],
+  ['/runai mute NAME [-p PROJECT] [for 2h]', 'no more messages about this workload (for a while, or until unmuted)'],
+  ['/runai mute project PROJECT [for 1d]', 'no more messages about a project'],
+  ['/runai unmute NAME | project PROJECT', 'undo a mute'],
+  ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
+];
+
+export function usageMessage(problem?: string): SlackMessage {
+  const lines = USAGE_LINES.map(([usage, what]) => `\`${usage}\` ${what}`).join('\n');
+  const blocks: Block[] = [];
+  if (problem) blocks.push(section(`:warning: ${problem}.`));
+  blocks.push(section(`*What I can do*\n${lines}`));
+  blocks.push(context('Workload details and logs are shown to their owner, the members of their project and the bot admins.'));
+  return { text: `${problem ? `${problem}. ` : ''}Usage: /runai list | status | logs | why | maintenance | mute | unmute | settings`, blocks };
+}
+
+export function ambiguousMessage(name: string, projects: string[]): SlackMessage {
+  const list = projects.map((p) => inlineCode(p, 60)).join(', ');
+  const text = `Several projects have a workload named ${inlineCode(name, 100)}: ${list}. Add \`-p PROJECT\` to say which.`;
+  return { text, blocks: [section(text)] };
+}
+
+export function failureMessage(what: string): SlackMessage {
+  const text = `Sorry, I couldn't do that: ${escapeMrkdwn(truncate(what, 500))}. Please try again in a minute.`;
+  return { text, blocks: [section(`:warning: ${text}`)] };
+}
+
+/** Order of the groups in `list` and on the Home tab: what needs attention first. */
+export const STATE_ORDER: readonly LifecycleState[] = ['Failed', 'Stopped', 'Pending', 'Initializing', 'Running', 'Completed', 'Deleted'];
+
+/** Newest first, by creation time. */
+export function newestFirst(a: Workload, b: Workload): number {
+  return (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || a.name.localeCompare(b.name);
+}
+
+export function workloadLine(w: Workload, now: Date): string {
+  const age = w.createdAt ? `, created ${relative(new Date(w.createdAt), now)}` : '';
+  return `${inlineCode(w.name, 120)} in ${escapeMrkdwn(w.project)} (${escapeMrkdwn(w.kind)}${w.degraded ? ', degraded' : ''}${age})`;
+}
+
+/** Workload lines grouped by state, each group one section within the limits. */
+export function groupedWorkloadBlocks(workloads: Workload[], now: Date, perState: number): Block[] {
+  const blocks: Block[] = [];
+  for (const state of STATE_ORDER) {
+    const inState = workloads.filter((w) => w.state === state).sort(newestFirst);
+    if (!inState.length) continue;
+    const shown = inState.slice(0, perState).map((w) => `• ${workloadLine(w, now)}`);
+    if (inState.length > perState) shown.push(`… and ${inState.length - perState} more`);
+    blocks.push(section(`${STATE_ICON[state]} *${state}* (${inState.length}): _${GUIDE[state].meaning}_\n${shown.join('\n')}`));
+  }
+  return blocks;
+}
+
+export function listMessage(workloads: Workload[], now: Date): SlackMessage {
+  if (!workloads.length) {
+    const text = 'You have no workloads on the cluster right now (none whose owner maps to your Slack account).';
+    return { text, blocks: [section(text)] };
+  }
+  const text = `Your ${workloads.length} workload${workloads.length === 1 ? '' : 's'}, by state.`;
+  return { text, blocks: [section(`*${text}*`), ...groupedWorkloadBlocks(workloads, now, 15), context('`/runai status NAME` for details, `/runai logs NAME` for logs.')] };
+}
+
+function podLine(pod: PodInfo): string {
+  const rank = rankLabel(pod);
+  const containers = pod.containers.map((c) => {
+    const state = c.terminated ? `terminated (${describeTermination(c.terminated) ?? 'no reason'})`
+      : c.waiting ? `waiting (${c.waiting.reason ?? 'no reason'})`
+      : c.running ? 'running' : 'unknown';
+    const restarts = c.restartCount ? `, ${c.restartCount} restart${c.restartCount === 1 ? '' : 's'}` : '';
+    return `${c.init ? 'init ' : ''}${c.name}: ${state}${restarts}`;
+  });
+  const head = [rank, pod.phase, pod.reason, pod.node ? `on ${pod.node}` : 'not scheduled'].filter(Boolean).join(', ');
+  return `• ${inlineCode(pod.name, 120)} ${escapeMrkdwn(head)}\n    ${escapeMrkdwn(containers.join('; ') || 'no containers reported')}`;
+}
+
+export interface StatusView {
+  workload: Workload;
+  now: Date;
+  /** When the bot saw the workload enter its state. */
+  stateSince?: string;
+  uiUrl?: string;
+  /** Why the pods could not be read, when they could not. */
+  podProblem?: string;
+}
+
+export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem }: StatusView): SlackMessage {
+  const guide = GUIDE[w.state];
+  const blocks: Block[] = [
+    header(`${w.name}: ${w.state}`),
+    section(`${STATE_ICON[w.state]} *${w.state}*${w.degraded ? ' (degraded)' : ''}: ${guide.meaning}.\n*Next step* (cluster guide): ${guide.nextAction}`),
+    fields([
+      ['Workload', inlineCode(`${w.namespace}/${w.name}`)],
+      ['Project', escapeMrkdwn(w.project)],
+      ['Kind', escapeMrkdwn(w.kind)],
+      ['Owner', w.owner ? escapeMrkdwn(w.owner) : undefined],
+      ['Run:ai phase', w.phase ? escapeMrkdwn(w.phase) : undefined],
+      ['Created', w.createdAt ? timeText(w.createdAt, now) : undefined],
+      ['In this state since', stateSince ? timeText(stateSince, now) : undefined],
+      ['Image', w.image ? inlineCode(w.image, 300) : undefined],
+      ['Command', w.command || w.arguments ? inlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
+    ]),
+  ];
+  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 500))}`));
+  const pods = w.pods.slice(0, 20).map(podLine);
+  if (w.pods.length > 20) pods.push(`… and ${w.pods.length - 20} more pods`);
+  blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${escapeMrkdwn(podProblem)})` : 'none right now'}`));
+  const link = runaiUiLink(uiUrl, w);
+  if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
+  return { text: `${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`, blocks };
+}
+
+/** Log text in a reply: ~11k characters at most (Slack's undocumented total cap is ~12k). */
+export const LOG_BUDGET_CHARS = 10_000;
+const SECTION_CODE_CHARS = LIMITS.sectionText - 10;
+
+export interface LogsView {
+  workload: Workload;
+  pod: string;
+  container: string;
+  previous: boolean;
+  /** Redacted log text. */
+  text: string;
+  tail: number;
+  /** The asked tail was above the maximum and was lowered to `tail`. */
+  capped: boolean;
+  /** The other containers one could ask for, e.g. other ranks. */
+  note?: string;
+}
+
+/**
+ * The last lines that fit, escaped, split over as many code sections as they need. Lines are
+ * kept from the end (the end of a log matters most) and the cut is said in words.
+ */
+export function logSections(redacted: string, budget = LOG_BUDGET_CHARS): { blocks: Block[]; shown: number; total: number } {
+  const lines = redacted.replace(/\n$/, '').split(/\r\n|\n/);
+  if (lines.length === 1 && lines[0] === '') return { blocks: [], shown: 0, total: 0 };
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const escaped = escapeForSlackCode(lines[i], SECTION_CODE_CHARS) || ' ';
+    if (used + escaped.length + 1 > budget) break;
+    kept.unshift(escaped);
+    used += escaped.length + 1;
+  }
+  const chunks: string[][] = [[]];
+  let size = 0;
+  for (const line of kept) {
+    if (size + line.length + 1 > SECTION_CODE_CHARS && chunks.at(-1)!.length) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks.at(-1)!.push(line);
+    size += line.length + 1;
+  }
+  return { blocks: chunks.map((c) => section(`\`\`\`${c.join('\n')}\`\`\``)), shown: kept.length, total: lines.length };
+}
+
+export function noPodsMessage(w: Workload): SlackMessage {
+  const text = `${inlineCode(w.name, 120)} has no pods right now, so there is no log to show.`;
+  return { text, blocks: [section(text)] };
+}
+
+export function logsMessage(view: LogsView): SlackMessage {
+  const { workload: w } = view;
+  const where = `${view.pod}, container ${view.container}${view.previous ? ', previous run' : ''}`;
+  const { blocks: code, shown, total } = logSections(view.text);
+  const notes: string[] = [];
+  if (view.capped) notes.push(`I show at most ${view.tail} lines.`);
+  if (shown < total) notes.push(`${total - shown} earlier line${total - shown === 1 ? '' : 's'} of the ${total} read did not fit in a Slack message; the full log is in Run:ai or \`kubectl logs\`.`);
+  if (view.note) notes.push(view.note);
+  const blocks: Block[] = [
+    section(`*Log of ${inlineCode(w.name, 120)}* (${escapeMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
+    ...(code.length ? code : [section('_The log is empty._')]),
+  ];
+  if (notes.length) blocks.push(context(notes.join(' ')));
+  return { text: `Log of ${w.name} (${where}): last ${shown} lines.`, blocks };
+}
+
+export interface WhyView {
+  workload: Workload;
+  triage?: TriageResult;
+  /** Pod and container the error was found in. */
+  where?: string;
+  /** Scheduler events that explain a wait, newest last. */
+  schedulerReasons: KubeEvent[];
+  logProblem?: string;
+}
+
+export function whyMessage({ workload: w, triage, where, schedulerReasons, logProblem }: WhyView): SlackMessage {
+  const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${escapeMrkdwn(w.name)}* is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
+  let summary: string;
+  if (w.state === 'Pending' || w.state === 'Initializing') {
+    const reasons = schedulerReasons.slice(-8).map((e) => `• *${escapeMrkdwn(e.reason ?? 'Event')}*${e.count && e.count > 1 ? ` (×${e.count})` : ''}: ${escapeMrkdwn(truncate(e.message ?? '', 400))}`);
+    if (w.phaseMessage) reasons.unshift(`• Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 400))}`);
+    blocks.push(section(reasons.length ? `*Why it waits* (scheduler):\n${reasons.join('\n')}` : '*Why it waits*: the scheduler has not said yet (no scheduling events about it).'));
+    summary = reasons.length ? `${schedulerReasons.at(-1)?.reason ?? 'Waiting'}: ${schedulerReasons.at(-1)?.message ?? w.phaseMessage ?? ''}` : 'no scheduler reasons yet';
+  } else if (triage?.firstError) {
+    const fe = triage.firstError;
+    blocks.push(section(`*First relevant error*${where ? ` (${escapeMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${escapeForSlackCode(fe.line, 2500) || ' '}\`\`\``));
+    summary = `${triage.categoryLabel}: ${truncate(fe.line, 300)}`;
+  } else if (triage && triage.decidedBy !== 'none') {
+    blocks.push(section(`*No error line in the log*${where ? ` (${escapeMrkdwn(where)})` : ''}; ${escapeMrkdwn(triage.summary)}.`));
+    summary = triage.summary;
+  } else {
+    blocks.push(section(w.state === 'Failed' ? '*I found no error* in the log or the pod state.' : `Nothing has gone wrong: the workload is ${w.state}.`));
+    summary = 'no error found';
+  }
+  if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') {
+    const retry = triage.transient
+      ? `:repeat: *A plain retry makes sense.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.retryTransient}`
+      : `:wrench: *Do not just retry.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.fixApplication}`;
+    blocks.push(section(`${retry}\n${escapeMrkdwn(triage.advice)}`));
+  }
+  if (logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(logProblem)}`));
+  blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
+  return { text: `${w.name} is ${w.state}: ${summary}`.slice(0, 3000), blocks };
+}
+
+export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now: Date): SlackMessage {
+  if (!windows) {
+    const text = 'No maintenance calendar configured, so I know of no planned maintenance.';
+    return { text, blocks: [section(text)] };
+  }
+  const advice = context(`${MAINTENANCE_ADVICE.plan} ${MAINTENANCE_ADVICE.stoppingPoint}`);
+  if (!windows.length) {
+    const text = 'No maintenance windows are planned.';
+    return { text, blocks: [section(text), advice] };
+  }
+  const lines = windows.slice(0, 10).map((w) => `• ${windowLine(w, now)}`);
+  return {
+    text: `Next maintenance: ${windows[0].summary} from ${windows[0].start.toISOString()} to ${windows[0].end.toISOString()}`,
+    blocks: [section(`*Upcoming maintenance*\n${lines.join('\n')}`), advice, context(MAINTENANCE_ADVICE.persist)],
+  };
+}
+
+export function windowLine(w: MaintenanceWindow, now: Date): string {
+  const status = w.status === 'confirmed' ? '' : ` _(${w.status})_`;
+  const when = `${slackDate(w.start, w.start.toISOString())} – ${slackDate(w.end, w.end.toISOString())}`;
+  return `*${escapeMrkdwn(truncate(w.summary, 200))}*${status}: ${when} (${relative(w.start, now)})`;
+}
+
+export function confirmationMessage(text: string): SlackMessage {
+  return { text, blocks: [section(`:white_check_mark: ${text}`)] };
+}
+
+export function settingsMessage(settings: UserSettings, mutes: { scope: string; until?: string }[], now: Date, changed?: string): SlackMessage {
+  const quiet = settings.quietHours ? `${settings.quietHours.from}–${settings.quietHours.to} ${escapeMrkdwn(settings.quietHours.timezone)}` : 'off';
+  const lines = [
+    '• Failed and Stopped workloads: *always* (that is what I am for)',
+    `• Completed workloads: *${settings.completed ? 'on' : 'off'}* (\`settings completed on|off\`)`,
+    `• Pending and Initializing warnings: *${settings.pending ? 'on' : 'off'}* (\`settings pending on|off\`)`,
+    `• Quiet hours: *${quiet}* (\`settings quiet 22:00-07:00 [TZ]\`, \`settings quiet off\`); messages wait until they end`,
+  ];
+  const blocks: Block[] = [];
+  if (changed) blocks.push(section(`:white_check_mark: ${changed}`));
+  blocks.push(section(`*What I tell you*\n${lines.join('\n')}`));
+  blocks.push(section(`*Mutes*\n${mutesText(mutes, now)}`));
+  return { text: `${changed ? `${changed} ` : ''}Completed: ${settings.completed ? 'on' : 'off'}, Pending: ${settings.pending ? 'on' : 'off'}, quiet hours: ${quiet}.`, blocks };
+}
+
+export function mutesText(mutes: { scope: string; until?: string }[], now: Date): string {
+  if (!mutes.length) return 'none';
+  return mutes
+    .slice(0, 20)
+    .map((m) => `• ${escapeMrkdwn(m.scope.replace(/^workload:/, 'workload ').replace(/^project:/, 'project '))} ${m.until ? `until ${slackDate(new Date(m.until), m.until)} (${relative(new Date(m.until), now)})` : 'until unmuted'}`)
+    .join('\n');
+}
+
+function timeText(iso: string, now: Date): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? escapeMrkdwn(iso) : `${slackDate(date, iso)} (${relative(date, now)})`;
+}
+
+/** "3 h ago", "in 2 d": coarse on purpose, the exact time is next to it. */
+export function relative(date: Date, now: Date): string {
+  const ms = date.getTime() - now.getTime();
+  const abs = Math.abs(ms);
+  const [n, unit] = abs < 90_000 ? [Math.round(abs / 1000), 's'] : abs < 90 * 60_000 ? [Math.round(abs / 60_000), 'min'] : abs < 36 * 3_600_000 ? [Math.round(abs / 3_600_000), 'h'] : [Math.round(abs / 86_400_000), 'd'];
+  return ms < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+}
