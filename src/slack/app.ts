@@ -39,7 +39,15 @@ export async function createSlackApp({ config, log, customRoutes, retries = 2 }:
     // auth.test runs in init(), where a bad token is a catchable error, not a crash.
     deferInitialization: true,
   });
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    const e = err as { data?: { error?: string }; code?: string; message?: string };
+    if (e.code === 'slack_webapi_platform_error') {
+      throw new Error(`Slack refused the bot token (SLACK_BOT_TOKEN): ${e.data?.error}. Copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions, and reinstall the app if its scopes changed.`, { cause: err });
+    }
+    throw new Error(`cannot reach Slack${secrets.slackApiUrl ? ` at ${secrets.slackApiUrl}` : ''}: ${e.message ?? String(err)}`, { cause: err });
+  }
   return app;
 }
 
