@@ -1,0 +1,57 @@
+import { parseCommand } from '../../src/slack/parse-command.js';
+
+describe('parseCommand', () => {
+  it.each([
+    ['', { kind: 'help' }],
+    ['help', { kind: 'help' }],
+    ['  LIST ', { kind: 'list' }],
+    ['status resnet', { kind: 'status', query: { name: 'resnet', project: undefined } }],
+    ['status resnet -p vision', { kind: 'status', query: { name: 'resnet', project: 'vision' } }],
+    ['status -p vision resnet', { kind: 'status', query: { name: 'resnet', project: 'vision' } }],
+    ['why sdxl --project genai', { kind: 'why', query: { name: 'sdxl', project: 'genai' } }],
+    ['logs resnet', { kind: 'logs', query: { name: 'resnet', project: undefined }, tail: 50, capped: false }],
+    ['logs resnet --tail 200', { kind: 'logs', query: { name: 'resnet', project: undefined }, tail: 200, capped: false }],
+    ['logs resnet \u2014tail 200', { kind: 'logs', query: { name: 'resnet', project: undefined }, tail: 200, capped: false }],
+    ['logs resnet --tail 5000 -p vision', { kind: 'logs', query: { name: 'resnet', project: 'vision' }, tail: 1000, capped: true }],
+    ['maintenance', { kind: 'maintenance' }],
+    ['mute resnet', { kind: 'mute', target: { type: 'workload', query: { name: 'resnet', project: undefined } } }],
+    ['mute resnet -p vision for 2h', { kind: 'mute', target: { type: 'workload', query: { name: 'resnet', project: 'vision' } }, forMs: 7_200_000 }],
+    ['mute project vision for 1d', { kind: 'mute', target: { type: 'project', project: 'vision' }, forMs: 86_400_000 }],
+    ['mute project vision for 1h30m', { kind: 'mute', target: { type: 'project', project: 'vision' }, forMs: 5_400_000 }],
+    ['unmute project vision', { kind: 'unmute', target: { type: 'project', project: 'vision' } }],
+    ['unmute resnet', { kind: 'unmute', target: { type: 'workload', query: { name: 'resnet', project: undefined } } }],
+    ['settings', { kind: 'settings' }],
+    ['settings completed on', { kind: 'settings', change: { key: 'completed', on: true } }],
+    ['settings pending OFF', { kind: 'settings', change: { key: 'pending', on: false } }],
+    ['settings quiet 22:00-07:00', { kind: 'settings', change: { key: 'quiet', from: '22:00', to: '07:00' } }],
+    ['settings quiet 22:00 - 7:00 europe/berlin', { kind: 'settings', change: { key: 'quiet', from: '22:00', to: '07:00', timezone: 'Europe/Berlin' } }],
+    ['settings quiet off', { kind: 'settings', change: { key: 'quiet off' } }],
+  ])('reads %j', (text, expected) => {
+    expect(parseCommand(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['frobnicate', "I don't know the command"],
+    ['list everything', 'takes no arguments'],
+    ['status', 'exactly one workload name'],
+    ['status a b', 'exactly one workload name'],
+    ['status Bad_Name!', 'is not a workload name'],
+    ['status resnet -p', 'needs a project name'],
+    ['status resnet --tail 5', 'unknown option'],
+    ['logs resnet --tail 0', 'whole number'],
+    ['logs resnet --tail -3', 'whole number'],
+    ['mute resnet for 5', 'should look like'],
+    ['mute resnet for', 'should look like'],
+    ['mute resnet for 400d', 'should look like'],
+    ['mute project', 'exactly one project name'],
+    ['settings completed maybe', 'settings completed on'],
+    ['settings colour blue', 'there is no setting'],
+    ['settings quiet 22:00-22:00', 'settings quiet 22:00-07:00'],
+    ['settings quiet 9pm-7am', 'settings quiet 22:00-07:00'],
+    ['settings quiet 22:00-07:00 Mars/Olympus', 'is not a time zone'],
+  ])('refuses %j with a problem in words', (text, problem) => {
+    const parsed = parseCommand(text);
+    expect(parsed.kind).toBe('invalid');
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
+  });
+});
