@@ -1,0 +1,55 @@
+/**
+ * Start-to-ready time and resident memory of the bot with a big cluster, measured in a child
+ * process (bot-process.ts) while this process serves the simulations.
+ */
+import { fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FakeKube } from '../src/sim/kube-apiserver.js';
+import type { SlackSimulator } from '../src/sim/slack.js';
+import { endpointsOf, tempDir, type YamlConfig } from './bot.js';
+import type { BotProcessMessage, BotProcessRequest } from './bot-process.js';
+
+export interface Footprint {
+  /** From spawning node to the bot reporting ready (node start and module loading included). */
+  readyMs: number;
+  /** From calling startBot to ready. */
+  startBotMs: number;
+  rssBytes: number;
+  hwmBytes: number;
+  heapUsedBytes: number;
+  workloads: number;
+}
+
+const BOT_PROCESS = fileURLToPath(new URL('./bot-process.js', import.meta.url));
+
+export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number): Promise<Footprint> {
+  const dir = tempDir('child');
+  const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs };
+  const spawnedAt = performance.now();
+  const child = fork(BOT_PROCESS, [JSON.stringify(request)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const result: Partial<Footprint> = {};
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (code) => reject(new Error(`bot process exited early (code ${code})`)));
+      child.on('message', (message: BotProcessMessage) => {
+        if (message.type === 'ready') {
+          result.readyMs = performance.now() - spawnedAt;
+          result.startBotMs = message.startBotMs;
+        } else {
+          Object.assign(result, { rssBytes: message.rssBytes, hwmBytes: message.hwmBytes, heapUsedBytes: message.heapUsedBytes, workloads: message.workloads });
+          resolve();
+        }
+      });
+    });
+    child.removeAllListeners('exit');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('stop');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    return result as Footprint;
+  } finally {
+    if (child.exitCode === null) child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

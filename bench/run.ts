@@ -1,0 +1,265 @@
+/**
+ * `npm run bench [-- --quick]`: measures the real bot against the simulations on 127.0.0.1 and
+ * prints each figure as one JSON line, then a table with a pass/miss column. A missed target
+ * is a finding, not a failure: the exit code is non-zero only when a benchmark cannot run.
+ */
+import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
+import { SlackSimulator } from '../src/sim/slack.js';
+import { addOwners, populate, type BenchWorkload } from './cluster.js';
+import { sleep, startBenchBot, type BenchBot } from './bot.js';
+import { benchBurst } from './burst.js';
+import { distinctOwners, oneByOne, scattered } from './detect.js';
+import { percentile, Report, table } from './figures.js';
+import { measureFootprint } from './footprint.js';
+import { benchIcs } from './ics.js';
+import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
+import { benchTriage } from './triage.js';
+
+interface Sizes {
+  label: string;
+  workloads: number;
+  podsPerWorkload: number;
+  owners: number;
+  detectFailures: number;
+  /** Lines of noise before the error in each failing pod's log. */
+  detectLogLines: number;
+  watchIdleMs: number;
+  pollIntervalS: number;
+  /** Polls counted in the idle window. */
+  pollIdlePolls: number;
+  pollFailures: number;
+  burstWorkloads: number;
+  burstOwners: number;
+  triageBytes: number;
+  icsEvents: number;
+}
+
+const FULL: Sizes = {
+  label: 'full',
+  workloads: 10_000,
+  podsPerWorkload: 3,
+  owners: 1_000,
+  detectFailures: 200,
+  detectLogLines: 1_000,
+  watchIdleMs: 180_000,
+  pollIntervalS: 30,
+  pollIdlePolls: 4,
+  pollFailures: 30,
+  burstWorkloads: 1_000,
+  burstOwners: 200,
+  triageBytes: 1e9,
+  icsEvents: 5_000,
+};
+
+const QUICK: Sizes = {
+  label: 'quick',
+  workloads: 1_000,
+  podsPerWorkload: 3,
+  owners: 100,
+  detectFailures: 20,
+  detectLogLines: 200,
+  watchIdleMs: 12_000,
+  pollIntervalS: 5,
+  pollIdlePolls: 2,
+  pollFailures: 5,
+  burstWorkloads: 100,
+  burstOwners: 20,
+  triageBytes: 50e6,
+  icsEvents: 1_000,
+};
+
+const MB = 1e6;
+const RESYNC_MINUTES = 30;
+
+function progress(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+async function bigCluster(sizes: Sizes): Promise<{ kube: FakeKube; slack: SlackSimulator; workloads: BenchWorkload[] }> {
+  const started = performance.now();
+  // History long enough that building the cluster never expires a watch.
+  const kube = await startFakeKube({ historyLimit: 50_000 });
+  const slack = await SlackSimulator.start();
+  const workloads = populate(kube, { workloads: sizes.workloads, podsPerWorkload: sizes.podsPerWorkload, owners: sizes.owners });
+  addOwners(slack, sizes.owners);
+  progress(`cluster of ${sizes.workloads} workloads and ${sizes.workloads * sizes.podsPerWorkload} pods built in ${Math.round(performance.now() - started)} ms`);
+  return { kube, slack, workloads };
+}
+
+function benchOffline(sizes: Sizes, report: Report): void {
+  progress(`ics: ${sizes.icsEvents} events`);
+  const ics = benchIcs(sizes.icsEvents);
+  report.add({
+    name: 'ics_parse_expand_ms_5k',
+    value: ics.medianMs,
+    unit: 'ms',
+    target: { op: '<=', value: 500 },
+    note: `${sizes.icsEvents} events (10% recurring), 69-day range, median of 3; first run ${Math.round(ics.firstMs)} ms; ${ics.windows} windows, ${ics.problems} problems`,
+  });
+
+  progress(`triage: ${sizes.triageBytes / MB} MB log`);
+  const t = benchTriage(sizes.triageBytes);
+  const mbPerS = t.bytes / MB / (t.triageMs / 1000);
+  const found = t.found ? `found the error (${t.category})` : `DID NOT find the error line (category ${t.category})`;
+  report.add({ name: 'triage_mb_per_s', value: mbPerS, unit: 'MB/s', target: { op: '>=', value: 100 }, note: `${Math.round(t.bytes / MB)} MB in ${(t.triageMs / 1000).toFixed(1)} s; ${found}` });
+  report.add({ name: 'triage_peak_mb', value: t.peakBytes / MB, unit: 'MB', target: { op: '<=', value: 64 }, note: 'child process VmHWM minus its RSS before reading' });
+  report.add({ name: 'triage_vs_grep_ratio', value: t.grepMs / t.triageMs, unit: 'x', note: `LC_ALL=C grep -E -i -c with the prefilter anchors: ${(t.grepMs / 1000).toFixed(1)} s (>1: triage is faster)` });
+}
+
+async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
+  const big = await bigCluster(sizes);
+  let watchBot: BenchBot | undefined;
+  let pollSims: Awaited<ReturnType<typeof bigCluster>> | undefined;
+  let pollBot: BenchBot | undefined;
+  try {
+    progress('footprint: the bot in a child process');
+    const footprint = await measureFootprint(big.kube, big.slack, {}, 3000);
+    report.add({
+      name: 'ready_s_10k',
+      value: footprint.readyMs / 1000,
+      unit: 's',
+      target: { op: '<=', value: 5 },
+      note: `spawn to ready (node start included); startBot to ready ${(footprint.startBotMs / 1000).toFixed(2)} s; ${sizes.workloads} workloads`,
+    });
+    report.add({
+      name: 'rss_mb_10k',
+      value: footprint.rssBytes / MB,
+      unit: 'MB',
+      target: { op: '<=', value: 150 },
+      note: `VmRSS 3 s after ready, ${footprint.workloads} workloads synced; peak ${Math.round(footprint.hwmBytes / MB)} MB; heap used ${Math.round(footprint.heapUsedBytes / MB)} MB`,
+    });
+
+    progress(`watch mode: ${sizes.detectFailures} failures one by one`);
+    big.kube.resetRequests();
+    watchBot = await startBenchBot(big.kube, big.slack, {});
+    const kinds = watchedKinds(big.kube.requests);
+    await sleep(500);
+    const before = big.kube.requests.length;
+    const failing = distinctOwners(big.workloads, sizes.detectFailures);
+    const watch = await oneByOne(big.kube, big.slack, failing, sizes.detectLogLines, 10_000);
+    await watchBot.bot.settle();
+    const during = big.kube.requests.slice(before).filter((r) => !isWatch(r));
+    const missedNote = watch.missed ? `; ${watch.missed} never arrived within 10 s` : '';
+    report.add({ name: 'detect_latency_watch_p50_ms', value: percentile(watch.samples, 50), unit: 'ms', target: { op: '<=', value: 200 }, note: `${watch.samples.length} failures, each of a different owner (no burst grouping)${missedNote}` });
+    report.add({ name: 'detect_latency_watch_p99_ms', value: percentile(watch.samples, 99), unit: 'ms', target: { op: '<=', value: 1000 }, note: `max ${Math.round(Math.max(...watch.samples))} ms` });
+    report.add({
+      name: 'apiserver_requests_per_transition',
+      value: during.length / sizes.detectFailures,
+      unit: 'req',
+      target: { op: '<=', value: 5 },
+      note: `${during.length} non-watch requests for ${sizes.detectFailures} failures (${describePaths(during)})`,
+    });
+
+    progress('steady state: watch idle and poll mode, side by side on separate clusters');
+    pollSims = await bigCluster(sizes);
+    const pollKube = pollSims.kube;
+    pollKube.resetRequests();
+    pollBot = await startBenchBot(pollKube, pollSims.slack, { cluster: { mode: 'poll', pollIntervalSeconds: sizes.pollIntervalS } });
+    const pollStartRequests = pollKube.requests.length;
+    const intervalMs = sizes.pollIntervalS * 1000;
+    const watchIdle = countOver(big.kube, sizes.watchIdleMs);
+    const pollWindowMs = sizes.pollIdlePolls * intervalMs;
+    // Start half an interval in, so the window holds exactly pollIdlePolls polls.
+    const pollIdle = sleep(intervalMs / 2).then(() => countOver(pollKube, pollWindowMs));
+    const pollLatency = pollIdle.then(() =>
+      scattered(pollKube, pollSims!.slack, distinctOwners(pollSims!.workloads, sizes.pollFailures), sizes.detectLogLines, 2 * intervalMs, intervalMs + 30_000),
+    );
+
+    const pollRequests = await pollIdle;
+    const pollKinds = watchedKinds(pollKube.requests.slice(0, pollStartRequests));
+    const pollPages = pagesPerList(pollKube, pollKinds);
+    report.add({
+      name: 'apiserver_requests_per_min_idle_poll',
+      value: pollRequests.length / (pollWindowMs / 60_000),
+      unit: 'req/min',
+      note: `${sizes.pollIntervalS} s interval, ${pollRequests.length} requests over ${sizes.pollIdlePolls} polls of ${pollKinds.length} kinds; schedule: ${pollSchedulePerMin(pollPages, sizes.pollIntervalS, RESYNC_MINUTES).toFixed(1)}/min (${pollPages} pages per poll)`,
+    });
+
+    const watchRequests = await watchIdle;
+    const minutes = sizes.watchIdleMs / 60_000;
+    const timeoutS = meanWatchTimeoutS(big.kube.requests) ?? 300;
+    const listPages = pagesPerList(big.kube, kinds);
+    const schedule = watchSchedulePerMin(kinds.length, timeoutS, listPages, RESYNC_MINUTES);
+    report.add({
+      name: 'apiserver_requests_per_min_idle_watch',
+      value: watchRequests.length / minutes / kinds.length,
+      unit: 'req/min/kind',
+      target: { op: '<=', value: 2 },
+      note: `measured: ${watchRequests.length} requests in ${minutes.toFixed(1)} min, ${kinds.length} kinds (${describePaths(watchRequests)}); too short to see a ${RESYNC_MINUTES}-min relist`,
+    });
+    report.add({
+      name: 'apiserver_requests_per_min_idle_watch_schedule',
+      value: schedule / kinds.length,
+      unit: 'req/min/kind',
+      target: { op: '<=', value: 2 },
+      note: `computed: watch reconnect every ${Math.round(timeoutS)} s per kind + relist of ${listPages} pages and a namespace list every ${RESYNC_MINUTES} min = ${schedule.toFixed(2)}/min for ${kinds.length} kinds`,
+    });
+
+    const poll = await pollLatency;
+    report.add({
+      name: 'detect_latency_poll_p99_ms',
+      value: percentile(poll.samples, 99),
+      unit: 'ms',
+      target: { op: '<=', value: intervalMs + 1000 },
+      note: `${poll.samples.length} failures at spread moments over ${2 * sizes.pollIntervalS} s, ${sizes.pollIntervalS} s interval; p50 ${Math.round(percentile(poll.samples, 50))} ms${poll.missed ? `; ${poll.missed} never arrived` : ''}`,
+    });
+  } finally {
+    await pollBot?.stop();
+    await watchBot?.stop();
+    await pollSims?.slack.close();
+    await pollSims?.kube.close();
+    await big.slack.close();
+    await big.kube.close();
+  }
+}
+
+async function benchBurstOf(sizes: Sizes, report: Report): Promise<void> {
+  progress(`burst: ${sizes.burstWorkloads} workloads of ${sizes.burstOwners} owners fail within a second`);
+  const kube = await startFakeKube();
+  const slack = await SlackSimulator.start();
+  slack.addChannel('C0OPS', 'runai-ops');
+  const workloads = populate(kube, { workloads: sizes.burstWorkloads, podsPerWorkload: 1, owners: sizes.burstOwners });
+  addOwners(slack, sizes.burstOwners);
+  const bot = await startBenchBot(kube, slack, { slack: { opsChannel: 'C0OPS' } });
+  try {
+    await sleep(500);
+    const burst = await benchBurst(kube, slack, workloads, sizes.burstOwners, 240_000);
+    const note = `${burst.ownersTold}/${burst.owners} owners told; failures spread over ${burst.failSpreadMs} ms; ${burst.rateLimited} answers were 429`;
+    report.add({ name: 'burst_1000_drain_s', value: burst.drainMs / 1000, unit: 's', note: `${sizes.burstWorkloads} workloads until the last is named in its owner's DM; ${note}` });
+    report.add({ name: 'burst_lost', value: burst.lost, unit: 'workloads', target: { op: '=', value: 0 }, note: 'workloads not named in their owner\'s DM (first post or grouped update)' });
+  } finally {
+    await bot.stop();
+    await slack.close();
+    await kube.close();
+  }
+}
+
+/** "12 pods, 12 events, 12 log" — what the requests were for. */
+function describePaths(requests: Array<{ path: string; query: Record<string, string> }>): string {
+  const counts = new Map<string, number>();
+  for (const r of requests) {
+    const what = isWatch(r as never) ? 'watch' : r.path.endsWith('/log') ? 'log' : r.path.split('/').pop() ?? r.path;
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return [...counts].map(([what, n]) => `${n} ${what}`).join(', ') || 'none';
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv.includes('--quick') ? QUICK : FULL;
+  const started = performance.now();
+  progress(`${sizes.label} run`);
+  const report = new Report();
+  benchOffline(sizes, report);
+  await benchCluster(sizes, report);
+  await benchBurstOf(sizes, report);
+  console.log('');
+  console.log(table(report.figures));
+  progress(`done in ${Math.round((performance.now() - started) / 1000)} s`);
+  // Keep-alive sockets of the clients may linger; the figures are out.
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
