@@ -174,7 +174,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     queued: () => outbox.kick(),
   });
 
-  registerListeners(slack, { config, store, reconciler, reader, owners, maintenance, log: log.child({ component: 'slack' }), now });
+  registerListeners(slack, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slack.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });

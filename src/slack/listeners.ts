@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ClusterReader } from '../cluster/reader.js';
+import type { NormalizeOptions } from '../cluster/normalize.js';
 import type { OwnerDirectory } from '../notify/owners.js';
 import type { WorkloadReconciler } from '../notify/reconciler.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
@@ -22,6 +23,8 @@ export interface ListenerDeps {
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;
+  /** How workloads of a namespace are normalised (owner keys, the namespace's project label). */
+  normalize(namespace: string): NormalizeOptions;
   /** The maintenance calendar, when one is configured. */
   maintenance?: { upcoming(now: Date, limit: number): MaintenanceWindow[] };
 }

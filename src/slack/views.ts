@@ -38,7 +38,7 @@ export function usageMessage(problem?: string): SlackMessage {
   if (problem) blocks.push(section(`:warning: ${problem}.`));
   blocks.push(section(`*What I can do*\n${lines}`));
   blocks.push(context('Workload details and logs are shown to their owner, the members of their project and the bot admins.'));
-  return { text: `${problem ? `${problem}. ` : ''}Usage: /runai list | status | logs | why | maintenance | mute | unmute | settings`, blocks };
+  return { text: escapeMrkdwn(`${problem ? `${problem}. ` : ''}Usage: /runai list | status | logs | why | maintenance | mute | unmute | settings`), blocks };
 }
 
 export function ambiguousMessage(name: string, projects: string[]): SlackMessage {
@@ -210,17 +210,20 @@ export interface WhyView {
   where?: string;
   /** Scheduler events that explain a wait, newest last. */
   schedulerReasons: KubeEvent[];
+  /** The same (and the PodGroup's conditions, the kubelet's reasons) in plain words. */
+  plainReasons?: Array<{ plain: string }>;
   logProblem?: string;
 }
 
-export function whyMessage({ workload: w, triage, where, schedulerReasons, logProblem }: WhyView): SlackMessage {
+export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem }: WhyView): SlackMessage {
   const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${escapeMrkdwn(w.name)}* is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
   let summary: string;
   if (w.state === 'Pending' || w.state === 'Initializing') {
     const reasons = schedulerReasons.slice(-8).map((e) => `• *${escapeMrkdwn(e.reason ?? 'Event')}*${e.count && e.count > 1 ? ` (×${e.count})` : ''}: ${escapeMrkdwn(truncate(e.message ?? '', 400))}`);
     if (w.phaseMessage) reasons.unshift(`• Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 400))}`);
+    if (plainReasons.length) blocks.push(section(`*In plain words:*\n${plainReasons.slice(0, 5).map((r) => `• ${r.plain}`).join('\n')}`));
     blocks.push(section(reasons.length ? `*Why it waits* (scheduler):\n${reasons.join('\n')}` : '*Why it waits*: the scheduler has not said yet (no scheduling events about it).'));
-    summary = reasons.length ? `${schedulerReasons.at(-1)?.reason ?? 'Waiting'}: ${schedulerReasons.at(-1)?.message ?? w.phaseMessage ?? ''}` : 'no scheduler reasons yet';
+    summary = plainReasons[0]?.plain ?? (reasons.length ? `${schedulerReasons.at(-1)?.reason ?? 'Waiting'}: ${schedulerReasons.at(-1)?.message ?? w.phaseMessage ?? ''}` : 'no scheduler reasons yet');
   } else if (triage?.firstError) {
     const fe = triage.firstError;
     blocks.push(section(`*First relevant error*${where ? ` (${escapeMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${escapeForSlackCode(fe.line, 2500) || ' '}\`\`\``));
@@ -233,14 +236,13 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, logPr
     summary = 'no error found';
   }
   if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') {
-    const retry = triage.transient
-      ? `:repeat: *A plain retry makes sense.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.retryTransient}`
-      : `:wrench: *Do not just retry.* This looks like ${escapeMrkdwn(triage.categoryLabel.toLowerCase())}. ${SAFE_RECOVERY.fixApplication}`;
-    blocks.push(section(`${retry}\n${escapeMrkdwn(triage.advice)}`));
+    // triage.advice quotes the guide's Safe recovery sentence and says what to change.
+    const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
+    blocks.push(section(`${verdict} Category: *${escapeMrkdwn(triage.categoryLabel)}*.\n${escapeMrkdwn(triage.advice)}`));
   }
   if (logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(logProblem)}`));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
-  return { text: `${w.name} is ${w.state}: ${summary}`.slice(0, 3000), blocks };
+  return { text: escapeMrkdwn(truncate(`${w.name} is ${w.state}: ${summary}`, 3000)), blocks };
 }
 
 export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now: Date): SlackMessage {
@@ -255,7 +257,7 @@ export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now
   }
   const lines = windows.slice(0, 10).map((w) => `• ${windowLine(w, now)}`);
   return {
-    text: `Next maintenance: ${windows[0].summary} from ${windows[0].start.toISOString()} to ${windows[0].end.toISOString()}`,
+    text: escapeMrkdwn(`Next maintenance: ${windows[0].summary} from ${windows[0].start.toISOString()} to ${windows[0].end.toISOString()}`),
     blocks: [section(`*Upcoming maintenance*\n${lines.join('\n')}`), advice, context(MAINTENANCE_ADVICE.persist)],
   };
 }

@@ -102,7 +102,7 @@ export async function findByRef(asker: Asker, ref: { ns?: string; name?: string;
 export async function withPods(deps: ListenerDeps, found: Found): Promise<Workload> {
   const pods = await bounded(deps.reader.podsOf(found.workload.namespace, found.workload.name), 'listing the pods');
   // Project, owner and state stay as the reconciler decided them; the pods come from now.
-  return { ...found.workload, pods: normalizeWorkload(found.raw, pods, { ownerKeys: deps.config.owners.keys }).pods };
+  return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace)).pods };
 }
 
 export function bounded<T>(promise: Promise<T>, what: string, ms = CLUSTER_TIMEOUT_MS): Promise<T> {

@@ -4,6 +4,7 @@
  */
 import type { KubeEvent } from '../../cluster/reader.js';
 import { enrichWorkload } from '../../notify/enrich.js';
+import { schedulingReasons } from '../../notify/scheduling.js';
 import type { SlackMessage } from '../blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { whyMessage } from '../views.js';
@@ -29,12 +30,15 @@ export async function whyReply(asker: Asker, query: WorkloadQuery): Promise<Slac
   const base = lookup.found.workload;
   const enriched = await enrichWorkload(lookup.found.raw, base, {
     reader: deps.reader,
-    normalize: () => ({ ownerKeys: deps.config.owners.keys }),
+    normalize: deps.normalize,
     tailLines: deps.config.alerts.logTailLines,
     timeoutMs: CLUSTER_TIMEOUT_MS,
   });
   // Who owns it and which project it is in stay as the reconciler decided (namespace labels).
   const workload = { ...enriched.workload, project: base.project, owner: base.owner, state: base.state };
   const where = enriched.site && [enriched.site.rank, `pod ${enriched.site.pod}`, enriched.site.container && `container ${enriched.site.container}`].filter(Boolean).join(', ');
-  return whyMessage({ workload, triage: enriched.triage, where, schedulerReasons: waitReasons(enriched.events), logProblem: enriched.logProblem });
+  const waiting = base.state === 'Pending' || base.state === 'Initializing';
+  const podGroups = waiting ? await deps.reader.podGroupsOf(base.namespace, base.name).catch(() => []) : [];
+  const plainReasons = waiting ? schedulingReasons(enriched.events, podGroups, enriched.workload.pods) : [];
+  return whyMessage({ workload, triage: enriched.triage, where, schedulerReasons: waitReasons(enriched.events), plainReasons, logProblem: enriched.logProblem });
 }
