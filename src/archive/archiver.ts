@@ -9,6 +9,7 @@ import type { LifecycleState, PodInfo, Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizePod } from '../cluster/normalize.js';
+import { ConcurrencyLimiter } from '../lib/limiter.js';
 import { archiveWorkloadLogs, type ArchiveResult } from './archive.js';
 import { workloadArchiveDir } from './paths.js';
 import type { ArchiveProblemReporter } from './problem-reporter.js';
@@ -31,10 +32,11 @@ export interface LogArchiverOptions {
 
 export class LogArchiver {
   private readonly inFlight = new Map<string, Promise<string | undefined>>();
-  private readonly waiting: Array<() => void> = [];
-  private running = 0;
+  private readonly slots: ConcurrencyLimiter;
 
-  constructor(private readonly options: LogArchiverOptions) {}
+  constructor(private readonly options: LogArchiverOptions) {
+    this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 2);
+  }
 
   /** Where a workload's logs go: the DM can name it ("being saved to …") before they are saved. */
   pathFor(workload: Pick<Workload, 'project' | 'name' | 'uid'>): string {
@@ -50,7 +52,7 @@ export class LogArchiver {
     if (!ARCHIVED_STATES.has(workload.state)) return Promise.resolve(undefined);
     const running = this.inFlight.get(workload.uid);
     if (running) return running;
-    const job = this.withSlot(() => this.run(workload))
+    const job = this.slots.run(() => this.run(workload))
       .catch((err: unknown) => {
         this.options.log.error({ workload: `${workload.namespace}/${workload.name}`, err: (err as Error).message }, 'archiving logs failed');
         return undefined;
@@ -88,14 +90,4 @@ export class LogArchiver {
     return result.files.length ? result.path : undefined;
   }
 
-  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= (this.options.maxConcurrent ?? 2)) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await work();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
 }

@@ -18,6 +18,7 @@ import type { Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
+import { ConcurrencyLimiter } from '../lib/limiter.js';
 
 const ARCHIVE_WAIT_MS = 2000;
 
@@ -42,11 +43,11 @@ export interface NotifierOptions {
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly waiting: Array<() => void> = [];
-  private running = 0;
+  private readonly slots: ConcurrencyLimiter;
   private readonly bursts: BurstGrouper;
 
   constructor(private readonly options: NotifierOptions) {
+    this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
     this.bursts = new BurstGrouper({
       windowMs: options.burst.windowMs,
       opsThreshold: options.burst.opsThreshold ?? 10,
@@ -58,7 +59,7 @@ export class Notifier implements AlertSink {
 
   owed(alert: OwedAlert): void {
     if (this.inFlight.has(alert.key)) return;
-    const job = this.withSlot(() => (alert.kind === 'stuck' ? this.prepareStuck(alert) : this.prepareSettled(alert)))
+    const job = this.slots.run(() => (alert.kind === 'stuck' ? this.prepareStuck(alert) : this.prepareSettled(alert)))
       .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
       .finally(() => this.inFlight.delete(alert.key));
     this.inFlight.set(alert.key, job);
@@ -74,16 +75,6 @@ export class Notifier implements AlertSink {
     this.bursts.flush();
   }
 
-  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= (this.options.maxConcurrent ?? 8)) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await work();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
 
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();

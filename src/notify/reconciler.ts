@@ -161,19 +161,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     } else {
       stateSince = previous.stateSince;
     }
-    if (!previous || transition || previous.owner !== workload.owner || previous.deletedAt) {
-      store.putWorkload({
-        uid: workload.uid,
-        namespace: workload.namespace,
-        name: workload.name,
-        project: workload.project,
-        owner: workload.owner,
-        kind: workload.kind,
-        state: workload.state,
-        stateSince,
-        snapshot: JSON.stringify(workload),
-      });
-    }
+    if (!previous || transition || previous.owner !== workload.owner || previous.deletedAt) remember(store, workload, stateSince);
     if (!this.options.alertStates.has(workload.state)) return;
     const key = alertKey(workload.uid, workload.state);
     if (store.wasSent(key) || store.isQueued(key)) return;
@@ -188,19 +176,23 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (previous?.deletedAt) return;
     const deleted: Workload = { ...workload, state: 'Deleted' };
     this.options.onTransition?.({ workload: deleted, from: workload.state, to: 'Deleted', at: now() });
-    store.putWorkload({
-      uid: workload.uid,
-      namespace: workload.namespace,
-      name: workload.name,
-      project: workload.project,
-      owner: workload.owner,
-      kind: workload.kind,
-      state: 'Deleted',
-      stateSince: now().toISOString(),
-      snapshot: JSON.stringify(deleted),
-      deletedAt: now().toISOString(),
-    });
+    remember(store, deleted, now().toISOString(), now().toISOString());
   }
+}
+
+function remember(store: Store, w: Workload, stateSince: string, deletedAt?: string): void {
+  store.putWorkload({
+    uid: w.uid,
+    namespace: w.namespace,
+    name: w.name,
+    project: w.project,
+    owner: w.owner,
+    kind: w.kind,
+    state: w.state,
+    stateSince,
+    snapshot: JSON.stringify(w),
+    deletedAt,
+  });
 }
 
 /** When a workload we have never seen entered its state, from what the CR itself says. */
