@@ -110,6 +110,7 @@ export interface StoredWorkload {
 
 export class Store {
   readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -134,33 +135,48 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * One compiled statement per SQL text, reused: preparing on every call compiles the SQL again
+   * and leaves a native statement behind until the GC finalizes it, which at start (a read and
+   * a write per workload) cost tens of MB of RSS with 10,000 workloads. None is used with
+   * iterate(), so a statement is never busy when it is reused.
+   */
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   // ── ledger ────────────────────────────────────────────────────────────────────────────────
 
   wasSent(key: string): boolean {
-    return this.db.prepare('SELECT 1 FROM ledger WHERE key = ?').get(key) !== undefined;
+    return this.prepare('SELECT 1 FROM ledger WHERE key = ?').get(key) !== undefined;
   }
 
   ledgerEntry(key: string): LedgerEntry | undefined {
-    const row = this.db.prepare('SELECT key, recipient, channel, ts, sent_at FROM ledger WHERE key = ?').get(key) as
+    const row = this.prepare('SELECT key, recipient, channel, ts, sent_at FROM ledger WHERE key = ?').get(key) as
       | { key: string; recipient: string; channel: string | null; ts: string | null; sent_at: string }
       | undefined;
     return row && { key: row.key, recipient: row.recipient, channel: row.channel ?? undefined, ts: row.ts ?? undefined, sentAt: row.sent_at };
   }
 
   ledgerKeys(prefix: string): Set<string> {
-    const rows = this.db.prepare("SELECT key FROM ledger WHERE key LIKE ? ESCAPE '\\'").all(`${escapeLike(prefix)}%`) as { key: string }[];
+    const rows = this.prepare("SELECT key FROM ledger WHERE key LIKE ? ESCAPE '\\'").all(`${escapeLike(prefix)}%`) as { key: string }[];
     return new Set(rows.map((r) => r.key));
   }
 
   recordSent(entry: LedgerEntry): void {
-    this.db
+    this
       .prepare('INSERT OR REPLACE INTO ledger (key, recipient, channel, ts, sent_at) VALUES (?, ?, ?, ?, ?)')
       .run(entry.key, entry.recipient, entry.channel ?? null, entry.ts ?? null, entry.sentAt);
   }
 
   /** Recent alerts that went to a user, newest first (Home tab). */
   recentAlertsFor(recipient: string, limit: number): LedgerEntry[] {
-    const rows = this.db
+    const rows = this
       .prepare('SELECT key, recipient, channel, ts, sent_at FROM ledger WHERE recipient = ? ORDER BY sent_at DESC LIMIT ?')
       .all(recipient, limit) as { key: string; recipient: string; channel: string | null; ts: string | null; sent_at: string }[];
     return rows.map((row) => ({ key: row.key, recipient: row.recipient, channel: row.channel ?? undefined, ts: row.ts ?? undefined, sentAt: row.sent_at }));
@@ -172,7 +188,7 @@ export class Store {
   enqueue(item: { key: string; kind: string; target: OutboxTarget; payload: OutboxItem['payload'] }, now: Date): boolean {
     return this.db.transaction(() => {
       if (this.wasSent(item.key)) return false;
-      const result = this.db
+      const result = this
         .prepare(
           'INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
         )
@@ -182,67 +198,67 @@ export class Store {
   }
 
   isQueued(key: string): boolean {
-    return this.db.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined;
+    return this.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined;
   }
 
   dueOutbox(now: Date, limit = 100): OutboxItem[] {
-    const rows = this.db
+    const rows = this
       .prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY id LIMIT ?')
       .all(now.toISOString(), limit) as Record<string, unknown>[];
     return rows.map(rowToOutboxItem);
   }
 
   allOutbox(): OutboxItem[] {
-    return (this.db.prepare('SELECT * FROM outbox ORDER BY id').all() as Record<string, unknown>[]).map(rowToOutboxItem);
+    return (this.prepare('SELECT * FROM outbox ORDER BY id').all() as Record<string, unknown>[]).map(rowToOutboxItem);
   }
 
   outboxDepth(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+    return (this.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
   }
 
   /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
   completeOutbox(id: number, entry: LedgerEntry): void {
     this.db.transaction(() => {
       this.recordSent(entry);
-      this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+      this.prepare('DELETE FROM outbox WHERE id = ?').run(id);
     })();
   }
 
   /** Reschedules an item; `failed: false` (a deliberate wait) does not count as an attempt. */
   retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed = true): void {
-    this.db
+    this
       .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
       .run(failed ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), id);
   }
 
   /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
   dropQueued(prefix: string): number {
-    return this.db.prepare("DELETE FROM outbox WHERE key LIKE ? ESCAPE '\\'").run(`${escapeLike(prefix)}%`).changes;
+    return this.prepare("DELETE FROM outbox WHERE key LIKE ? ESCAPE '\\'").run(`${escapeLike(prefix)}%`).changes;
   }
 
   dropOutbox(id: number): void {
-    this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+    this.prepare('DELETE FROM outbox WHERE id = ?').run(id);
   }
 
   // ── workloads ─────────────────────────────────────────────────────────────────────────────
 
   getWorkload(uid: string): StoredWorkload | undefined {
-    const row = this.db.prepare('SELECT * FROM workloads WHERE uid = ?').get(uid) as Record<string, unknown> | undefined;
+    const row = this.prepare('SELECT * FROM workloads WHERE uid = ?').get(uid) as Record<string, unknown> | undefined;
     return row && rowToWorkload(row);
   }
 
   allWorkloads(): StoredWorkload[] {
-    return (this.db.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
+    return (this.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
   }
 
   workloadsOf(owner: string): StoredWorkload[] {
     return (
-      this.db.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
+      this.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
     ).map(rowToWorkload);
   }
 
   putWorkload(w: StoredWorkload): void {
-    this.db
+    this
       .prepare(
         `INSERT INTO workloads (uid, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
          VALUES (@uid, @namespace, @name, @project, @owner, @kind, @state, @stateSince, @snapshot, @deletedAt)
@@ -254,20 +270,20 @@ export class Store {
 
   /** Forgets workloads deleted long ago, so the table does not grow for ever. */
   pruneDeletedWorkloads(before: Date): number {
-    return this.db.prepare('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes;
+    return this.prepare('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes;
   }
 
   // ── Slack identities ──────────────────────────────────────────────────────────────────────
 
   cachedSlackUser(owner: string): { userId: string | null; lookedUpAt: string } | undefined {
-    const row = this.db.prepare('SELECT user_id, looked_up_at FROM slack_users WHERE owner = ?').get(owner) as
+    const row = this.prepare('SELECT user_id, looked_up_at FROM slack_users WHERE owner = ?').get(owner) as
       | { user_id: string | null; looked_up_at: string }
       | undefined;
     return row && { userId: row.user_id, lookedUpAt: row.looked_up_at };
   }
 
   cacheSlackUser(owner: string, userId: string | null, at: Date): void {
-    this.db
+    this
       .prepare('INSERT OR REPLACE INTO slack_users (owner, user_id, looked_up_at) VALUES (?, ?, ?)')
       .run(owner, userId, at.toISOString());
   }
@@ -275,53 +291,53 @@ export class Store {
   // ── mutes and settings ────────────────────────────────────────────────────────────────────
 
   mute(userId: string, scope: string, until: Date | undefined): void {
-    this.db
+    this
       .prepare('INSERT OR REPLACE INTO mutes (user_id, scope, until) VALUES (?, ?, ?)')
       .run(userId, scope, until?.toISOString() ?? null);
   }
 
   unmute(userId: string, scope: string): boolean {
-    return this.db.prepare('DELETE FROM mutes WHERE user_id = ? AND scope = ?').run(userId, scope).changes > 0;
+    return this.prepare('DELETE FROM mutes WHERE user_id = ? AND scope = ?').run(userId, scope).changes > 0;
   }
 
   activeMutes(userId: string, now: Date): { scope: string; until?: string }[] {
-    const rows = this.db
+    const rows = this
       .prepare('SELECT scope, until FROM mutes WHERE user_id = ? AND (until IS NULL OR until > ?) ORDER BY scope')
       .all(userId, now.toISOString()) as { scope: string; until: string | null }[];
     return rows.map((r) => ({ scope: r.scope, until: r.until ?? undefined }));
   }
 
   getSettings<T>(userId: string): T | undefined {
-    const row = this.db.prepare('SELECT json FROM settings WHERE user_id = ?').get(userId) as { json: string } | undefined;
+    const row = this.prepare('SELECT json FROM settings WHERE user_id = ?').get(userId) as { json: string } | undefined;
     return row ? (JSON.parse(row.json) as T) : undefined;
   }
 
   putSettings(userId: string, value: unknown): void {
-    this.db.prepare('INSERT OR REPLACE INTO settings (user_id, json) VALUES (?, ?)').run(userId, JSON.stringify(value));
+    this.prepare('INSERT OR REPLACE INTO settings (user_id, json) VALUES (?, ?)').run(userId, JSON.stringify(value));
   }
 
   // ── maintenance feed ──────────────────────────────────────────────────────────────────────
 
   getFeedCache(url: string): { body: string; etag?: string; lastModified?: string; fetchedAt: string } | undefined {
-    const row = this.db.prepare('SELECT body, etag, last_modified, fetched_at FROM feed_cache WHERE url = ?').get(url) as
+    const row = this.prepare('SELECT body, etag, last_modified, fetched_at FROM feed_cache WHERE url = ?').get(url) as
       | { body: string; etag: string | null; last_modified: string | null; fetched_at: string }
       | undefined;
     return row && { body: row.body, etag: row.etag ?? undefined, lastModified: row.last_modified ?? undefined, fetchedAt: row.fetched_at };
   }
 
   putFeedCache(url: string, entry: { body: string; etag?: string; lastModified?: string; fetchedAt: string }): void {
-    this.db
+    this
       .prepare('INSERT OR REPLACE INTO feed_cache (url, body, etag, last_modified, fetched_at) VALUES (?, ?, ?, ?, ?)')
       .run(url, entry.body, entry.etag ?? null, entry.lastModified ?? null, entry.fetchedAt);
   }
 
   knownWindows(): Map<string, unknown> {
-    const rows = this.db.prepare('SELECT key, json FROM windows_known').all() as { key: string; json: string }[];
+    const rows = this.prepare('SELECT key, json FROM windows_known').all() as { key: string; json: string }[];
     return new Map(rows.map((r) => [r.key, JSON.parse(r.json)]));
   }
 
   rememberWindow(key: string, value: unknown): void {
-    this.db.prepare('INSERT OR REPLACE INTO windows_known (key, json) VALUES (?, ?)').run(key, JSON.stringify(value));
+    this.prepare('INSERT OR REPLACE INTO windows_known (key, json) VALUES (?, ?)').run(key, JSON.stringify(value));
   }
 }
 
