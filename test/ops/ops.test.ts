@@ -1,0 +1,105 @@
+/**
+ * Operating the bot: health, readiness and metrics endpoints, JSON logs without secrets, and a
+ * SIGTERM that ends the process cleanly within 10 seconds.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
+import { CLI, ensureBuilt } from '../demo/cli.js';
+import { ALICE, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
+import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import { ns, pod, workloadCr } from '../helpers/workloads.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('operations', () => {
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot | undefined;
+
+  beforeAll(() => ensureBuilt());
+
+  beforeEach(async () => {
+    kube = await startFakeKube();
+    slack = await startFakeSlack();
+    kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
+  });
+
+  afterEach(async () => {
+    await bot?.stop();
+    bot = undefined;
+    await slack.close();
+    await kube.close();
+  });
+
+  it('serves /healthz, /readyz and Prometheus /metrics that count what the bot did', async () => {
+    kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
+    bot = await startTestBot(kube, slack, { owners: { emailDomain: 'example.org' } });
+    const base = `http://127.0.0.1:${bot.port}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { cluster: { ok: true }, slack: { ok: true } } });
+
+    kube.appendLog(ns('vision'), 'resnet-0-0', 'resnet', 'ValueError: bad config\n');
+    kube.apply(pod({ workload: 'resnet', project: 'vision', exitCode: 1 }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'resnet', 'Failed');
+    await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the DM');
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/runai_bot_transitions_total\{from="Running",to="Failed"\} 1/);
+    expect(metrics).toMatch(/runai_bot_messages_sent_total\{kind="failed"\} 1/);
+    expect(metrics).toContain('runai_bot_triage_seconds_bucket');
+    expect(metrics).toContain('process_resident_memory_bytes');
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+  });
+
+  it('rides out a Kubernetes API outage at start: retries the list with backoff, then is ready', async () => {
+    kube.failNext(2, 503, '/apis/run.ai/v2alpha1/trainingworkloads');
+    bot = await startTestBot(kube, slack, {});
+    expect(bot.ready()).toBe(true);
+    const failures = bot.captured.entries.filter((e) => e.msg === 'listing workloads failed');
+    expect(failures).toHaveLength(2);
+    expect(String(failures[0].err)).toContain('503');
+  });
+
+  it('exits within 10 seconds of SIGTERM, logging JSON without any token', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    const config = join(dir, 'config.yml');
+    writeFileSync(config, `slack: { port: ${port} }\nstore: { path: ${join(dir, 'bot.db')} }\n`);
+    const child = spawn(process.execPath, [CLI, 'start', '--config', config], {
+      env: {
+        PATH: process.env.PATH,
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_APP_TOKEN: slack.appToken,
+        SLACK_API_URL: slack.apiUrl,
+        KUBECONFIG: kube.writeKubeconfig(dir),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 'readiness', 20_000);
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    const sentAt = Date.now();
+    child.kill('SIGTERM');
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    expect(at - sentAt).toBeLessThan(10_000);
+    const lines = output.trim().split('\n');
+    expect(lines.every((l) => JSON.parse(l).name === 'runai-slack-bot')).toBe(true);
+    expect(output).toContain('runai-slack-bot started');
+    expect(output).toContain('runai-slack-bot stopped');
+    expect(output).not.toContain(slack.botToken);
+    expect(output).not.toContain(slack.appToken);
+  }, 40_000);
+});
