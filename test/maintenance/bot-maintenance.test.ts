@@ -1,0 +1,121 @@
+/**
+ * The maintenance calendar through the whole bot: real Bolt on the simulated Slack, the real
+ * SQLite ledger, a feed file the test rewrites, and a clock the test moves.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
+import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
+import { startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import { ns, workloadCr } from '../helpers/workloads.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const START = new Date('2027-01-12T07:00:00Z');
+
+function feed(event: { start: string; end: string; sequence?: number; status?: string }): string {
+  return [
+    'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'BEGIN:VEVENT', 'UID:yearend-2027@cluster.example',
+    'DTSTAMP:20261201T000000Z', `SEQUENCE:${event.sequence ?? 0}`, `STATUS:${event.status ?? 'CONFIRMED'}`,
+    'SUMMARY:Year-end maintenance', 'DESCRIPTION:All GPU nodes and /data are unavailable.', `DTSTART:${event.start}`, `DTEND:${event.end}`,
+    'END:VEVENT', 'END:VCALENDAR', '',
+  ].join('\r\n');
+}
+
+describe('maintenance reminders through the bot', () => {
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot | undefined;
+  let clock: Date;
+  const dir = tempDir('maint-bot-');
+  const feedPath = join(dir, 'maintenance.ics');
+
+  beforeEach(async () => {
+    kube = await startFakeKube();
+    slack = await startFakeSlack();
+    slack.addChannel('C0MAINT', 'maintenance');
+    slack.addChannel('C0OPS', 'ops');
+    kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
+  });
+
+  afterEach(async () => {
+    await bot?.stop();
+    bot = undefined;
+    await slack.close();
+    await kube.close();
+  });
+
+  const config = () => ({
+    owners: { emailDomain: 'example.org', map: { bob: 'bob@other.org' } },
+    slack: { opsChannel: 'C0OPS' },
+    maintenance: { feed: feedPath, channel: 'C0MAINT', timezone: 'Europe/Berlin' },
+  });
+
+  async function at(time: Date): Promise<string[]> {
+    clock = time;
+    const before = slack.calls.length;
+    await bot!.maintenance!.tick();
+    return slack.calls.slice(before).filter((c) => c.method === 'chat.postMessage').map((c) => `${c.body.channel} ${String(c.body.text).split('\n')[0]}`);
+  }
+
+  it('posts reminders at their offsets, once across a restart, announces a move and a cancellation, and DMs owners of running work', async () => {
+    writeFileSync(feedPath, feed({ start: '20270112T070000Z', end: '20270112T150000Z' }));
+    kube.apply(workloadCr({ name: 'long-run-1', project: 'vision', owner: 'alice' }));
+    kube.apply(workloadCr({ name: 'long-run-2', project: 'vision', owner: 'alice' }));
+    kube.apply(workloadCr({ name: 'bobs-run', project: 'vision', owner: 'bob' }));
+    kube.apply(workloadCr({ name: 'waiting', project: 'vision', owner: 'bob', phase: 'Pending' }));
+    clock = new Date(START.getTime() - 20 * DAY);
+    const dirOfStore = tempDir('maint-store-');
+    bot = await startTestBot(kube, slack, config(), { dir: dirOfStore, now: () => clock });
+
+    expect(await at(new Date(START.getTime() - 20 * DAY))).toEqual([]);
+    const fourteen = await at(new Date(START.getTime() - 14 * DAY + HOUR));
+    expect(fourteen).toHaveLength(1);
+    expect(fourteen[0]).toMatch(/^C0MAINT .*Year-end maintenance/);
+    expect(await at(new Date(START.getTime() - 13 * DAY))).toEqual([]);
+
+    // A restart: the ledger is on disk, nothing is posted again.
+    await bot.stop();
+    bot = await startTestBot(kube, slack, config(), { dir: dirOfStore, now: () => clock });
+    expect(await at(new Date(START.getTime() - 13 * DAY + HOUR))).toEqual([]);
+
+    // One day before: the channel reminder and one DM per owner of running work.
+    const dayBefore = await at(new Date(START.getTime() - DAY + 60_000));
+    expect(dayBefore.filter((p) => p.startsWith('C0MAINT'))).toHaveLength(1);
+    const maintenanceDm = (m: { body: { text?: unknown } }) => String(m.body.text).includes('Maintenance');
+    const aliceDms = slack.messagesTo(ALICE.id).filter(maintenanceDm);
+    expect(aliceDms).toHaveLength(1);
+    const aliceText = JSON.stringify(aliceDms[0].body);
+    expect(aliceText).toContain('long-run-1');
+    expect(aliceText).toContain('long-run-2');
+    const bobDms = slack.messagesTo(BOB.id).filter(maintenanceDm);
+    expect(bobDms).toHaveLength(1);
+    const bobText = JSON.stringify(bobDms[0].body);
+    expect(bobText).toContain('bobs-run');
+    expect(bobText).not.toContain('waiting');
+
+    // Rescheduled by a day (higher SEQUENCE): announced as a change.
+    writeFileSync(feedPath, feed({ start: '20270113T070000Z', end: '20270113T150000Z', sequence: 1 }));
+    const moved = await at(new Date(START.getTime() - 20 * HOUR));
+    expect(moved.join('\n')).toMatch(/C0MAINT .*(moved|changed|rescheduled)/i);
+
+    // Cancelled: announced as such.
+    writeFileSync(feedPath, feed({ start: '20270113T070000Z', end: '20270113T150000Z', sequence: 2, status: 'CANCELLED' }));
+    const cancelled = await at(new Date(START.getTime() - 19 * HOUR));
+    expect(cancelled.join('\n')).toMatch(/C0MAINT .*cancel/i);
+  });
+
+  it('keeps the last good copy when the feed breaks, and tells the operators once', async () => {
+    writeFileSync(feedPath, feed({ start: '20270112T070000Z', end: '20270112T150000Z' }));
+    clock = new Date(START.getTime() - 10 * DAY);
+    bot = await startTestBot(kube, slack, config(), { now: () => clock });
+    await at(clock);
+    writeFileSync(feedPath, 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:trunc');
+    const broken = [...(await at(new Date(START.getTime() - 9 * DAY))), ...(await at(new Date(START.getTime() - 8 * DAY)))];
+    expect(broken.filter((p) => p.startsWith('C0OPS'))).toHaveLength(1);
+    // The reminder due 7 days before still goes out, from the last good copy.
+    const seven = await at(new Date(START.getTime() - 7 * DAY + HOUR));
+    expect(seven.filter((p) => p.startsWith('C0MAINT'))).toHaveLength(1);
+    expect(bot.maintenance!.upcoming(clock, 5).map((w) => w.summary)).toEqual(['Year-end maintenance']);
+  });
+});
