@@ -163,4 +163,17 @@ describe('workload alerts reach their owner', () => {
     expect(dm).toContain('torch.OutOfMemoryError');
     expect(kube.requests.some((r) => r.query?.watch === 'true')).toBe(false);
   });
+
+  it("quotes the previous run's log when the failed container has restarted since", async () => {
+    kube.apply(workloadCr({ kind: 'InteractiveWorkload', name: 'restarted', project: 'vision', owner: 'alice' }));
+    bot = await startTestBot(kube, slack, baseConfig);
+    kube.appendLog(ns('vision'), 'restarted-0-0', 'restarted', 'PermissionError: [Errno 13] Permission denied: \'/data/out/model.pt\'\n', { previous: true });
+    kube.appendLog(ns('vision'), 'restarted-0-0', 'restarted', 'starting again\nloading data\n');
+    kube.apply(pod({ workload: 'restarted', project: 'vision', exitCode: 1, restarted: true }));
+    kube.setPhase('InteractiveWorkload', ns('vision'), 'restarted', 'Failed');
+    const [dm] = await eventually(() => texts(slack, ALICE.id).length > 0 && texts(slack, ALICE.id), 'the DM');
+    expect(dm).toContain('Permission denied');
+    expect(dm).toContain('previous run of the container');
+    expect(kube.requests.some((r) => r.path.endsWith('/restarted-0-0/log') && r.query.previous === 'true')).toBe(true);
+  });
 });
