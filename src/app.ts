@@ -155,7 +155,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         post: async (channel, message) => void (await gateway.post(channel, message)),
         dm: async (owner, message) => {
           const user = await owners.slackUserFor(owner);
-          if (!user) throw new Error(`no Slack user for ${owner}`);
+          // Nobody to tell: done, rather than retried every minute until the window starts.
+          if (!user) return void log.info({ owner }, 'no Slack user for this owner; maintenance notice not sent');
           await gateway.post(await gateway.openDm(user), message);
         },
         runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),
