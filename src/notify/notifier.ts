@@ -95,6 +95,7 @@ export class Notifier implements AlertSink {
       logProblem: enriched.logProblem,
       archivePath,
       archivePending,
+      snippetLines: this.options.enrich.tailLines,
     });
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     const admission = alert.workload.state === 'Completed' ? { grouped: false as const } : this.bursts.admit(burstEntry(alert.key, enriched));

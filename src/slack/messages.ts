@@ -35,6 +35,8 @@ export interface WorkloadAlert {
   uiUrl?: string;
   /** Why the logs could not be read, when they could not. */
   logProblem?: string;
+  /** Lines of the log's tail to show (alerts.logTailLines). */
+  snippetLines?: number;
 }
 
 export const STATE_ICON: Record<LifecycleState, string> = {
@@ -51,6 +53,11 @@ export const STATE_ICON: Record<LifecycleState, string> = {
 export function codeBlock(title: string, redactedText: string): Block {
   const budget = LIMITS.sectionText - title.length - 10;
   return section(`${title}\n\`\`\`${escapeForSlackCode(redactedText, budget) || ' '}\`\`\``);
+}
+
+function lastLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  return lines.length <= n ? text : lines.slice(-n).join('\n');
 }
 
 /** A code block of text the triage module already redacted and escaped (its snippet). */
@@ -131,7 +138,8 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   } else if (state === 'Failed' && triage) {
     blocks.push(section(`*No error line found in the log*${siteLabel(site)}; the category comes from the container's termination state.`));
   }
-  if (triage?.snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, triage.snippet));
+  const snippet = triage?.snippet && lastLines(triage.snippet, alert.snippetLines ?? 15);
+  if (snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, snippet));
   if (alert.logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(alert.logProblem)}`));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
