@@ -6,6 +6,7 @@
  */
 import ICAL from 'ical.js';
 import type { Series } from './series.js';
+import { skipAhead } from './skip-ahead.js';
 import { addDuration, defaultSpan, ownSpan, type Span } from './span.js';
 import { wallTimeToEpochMs } from './timezones.js';
 import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
@@ -82,10 +83,9 @@ function toWindow(
   };
 }
 
-function overlaps(w: MaintenanceWindow, ctx: ExpandContext): boolean {
-  const start = w.start.getTime();
-  const end = w.end.getTime();
-  return start < ctx.toMs && (end > ctx.fromMs || start >= ctx.fromMs);
+/** Whether an occurrence overlaps [from, to); one of zero length counts when it starts inside. */
+function overlaps(startMs: number, endMs: number, ctx: ExpandContext): boolean {
+  return startMs < ctx.toMs && (endMs > ctx.fromMs || startMs >= ctx.fromMs);
 }
 
 function isExcluded(master: Component, time: Time, siteZone: string): boolean {
@@ -130,10 +130,31 @@ function spanOf(event: Event, ctx: ExpandContext, inherited?: Span): Span {
 function singleEvent(uid: string, component: Component, ctx: ExpandContext): MaintenanceWindow[] {
   const event = new ICAL.Event(component, { exceptions: [] });
   if (!event.startDate) throw new Error('it has no DTSTART');
-  const slot = event.recurrenceId ? instantMs(event.recurrenceId, ctx.siteZone) : 'single';
   const endMs = spanOf(event, ctx)(event.startDate);
-  const window = toWindow(uid, slot, event, event.startDate, endMs, statusOf(component), ctx);
-  return overlaps(window, ctx) ? [window] : [];
+  // Most events of a long-lived feed are outside the range: decide before building the window.
+  if (!overlaps(instantMs(event.startDate, ctx.siteZone), endMs, ctx)) return [];
+  const slot = event.recurrenceId ? instantMs(event.recurrenceId, ctx.siteZone) : 'single';
+  return [toWindow(uid, slot, event, event.startDate, endMs, statusOf(component), ctx)];
+}
+
+/**
+ * How far back the iteration of a series must begin for the range: early enough for an
+ * occurrence that starts before the range and lasts into it (also when a RANGE=THISANDFUTURE
+ * override shifts it later), and before the slot of any override whose own time falls in it.
+ */
+function earliestNeededSlotMs(event: Event, masterSpan: Span, spanOfOverride: (o: Event) => Span, ctx: ExpandContext): number {
+  const instantOf = (time: Time) => instantMs(time, ctx.siteZone);
+  let lookback = Math.max(0, masterSpan(event.startDate) - instantOf(event.startDate));
+  let earliest = Infinity;
+  for (const override of Object.values(event.exceptions)) {
+    if (!override.startDate) return -Infinity;
+    const startMs = instantOf(override.startDate);
+    const endMs = spanOfOverride(override)(override.startDate);
+    const slotMs = instantOf(override.recurrenceId);
+    if (override.modifiesFuture()) lookback = Math.max(lookback, startMs - slotMs + Math.max(0, endMs - startMs));
+    if (endMs > ctx.fromMs || startMs >= ctx.fromMs) earliest = Math.min(earliest, slotMs);
+  }
+  return Math.min(earliest, ctx.fromMs - lookback);
 }
 
 function recurringEvent(series: Series & { master: Component }, ctx: ExpandContext): MaintenanceWindow[] {
@@ -152,11 +173,29 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
   const excludedWalls = exdatesByWallClock(master);
   const windows: MaintenanceWindow[] = [];
 
+  // The lookup of getOccurrenceDetails: a direct override by local or UTC id, else a
+  // RANGE=THISANDFUTURE one at or before the slot.
+  const hasOverrides = Object.keys(event.exceptions).length > 0;
+  const overridden = (slot: Time) =>
+    hasOverrides &&
+    (slot.toString() in event.exceptions ||
+      slot.convertToZone(ICAL.Timezone.utcTimezone).toString() in event.exceptions ||
+      event.findRangeException(slot) !== null);
+
   const consider = (slot: Time, period?: Period) => {
     const slotMs = instantMs(slot, ctx.siteZone);
     if (seen.has(slotMs)) return; // an RDATE equal to an RRULE instance is yielded twice
     seen.add(slotMs);
     if (excludedWalls.has(slot.toString())) return;
+    // Most slots of an old series end before the range: tell so from the span alone, since
+    // building an occurrence's details costs several Time copies.
+    if (slotMs < ctx.fromMs && !overridden(slot)) {
+      let endMs: number;
+      if (period?.end) endMs = instantOf(period.end);
+      else if (period?.duration) endMs = addDuration(slot, period.duration, instantOf);
+      else endMs = masterSpan(slot);
+      if (endMs <= ctx.fromMs) return;
+    }
     const details = event.getOccurrenceDetails(slot);
     // details.item is the override when there is one (also for later instances of a
     // RANGE=THISANDFUTURE override), else the master itself.
@@ -169,7 +208,7 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
     else endMs = masterSpan(start);
     const status = seriesCancelled ? 'cancelled' : statusOf(source.component);
     const window = toWindow(uid, slotMs, source, start, endMs, status, ctx);
-    if (overlaps(window, ctx)) windows.push(window);
+    if (overlaps(window.start.getTime(), window.end.getTime(), ctx)) windows.push(window);
   };
 
   // RFC 5545 counts DTSTART as the first instance; ical.js drops it with RDATE-only events and
@@ -177,6 +216,7 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
   if (!isExcluded(master, event.startDate, ctx.siteZone)) consider(event.startDate);
 
   const iterator = event.iterator();
+  skipAhead(iterator, earliestNeededSlotMs(event, masterSpan, spanOfOverride, ctx));
   let steps = 0;
   try {
     for (let next = iterator.next(); next; next = iterator.next()) {
