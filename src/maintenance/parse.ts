@@ -14,6 +14,8 @@ export { FeedError } from './feed-text.js';
 export type { MaintenanceWindow, WindowStatus } from './window.js';
 
 type Component = InstanceType<typeof ICAL.Component>;
+type Timezone = InstanceType<typeof ICAL.Timezone>;
+type Time = InstanceType<typeof ICAL.Time>;
 
 // Real feeds carry DATE-TIME slots holding a bare date ("DTSTART:20240215") and VALUE=DATE with a
 // time; strict mode throws on the first and silently drops the time of the second (reference §4).
@@ -68,6 +70,22 @@ function hasUsableZone(root: Component, tzid: string): boolean {
 }
 
 /**
+ * ical.js works out a VTIMEZONE's offset afresh on every call, deep-copying its transitions
+ * (tens of µs), and recurrence expansion asks for it several times per instance. The offset
+ * depends only on the wall-clock fields, so it is kept per zone for the feed being read.
+ */
+function memoizeOffsets(zone: Timezone): void {
+  const computeOffset = zone.utcOffset.bind(zone);
+  const offsets = new Map<string, number>();
+  zone.utcOffset = (tt: Time) => {
+    const key = `${tt.year}-${tt.month}-${tt.day}T${tt.hour}:${tt.minute}:${tt.second}`;
+    let seconds = offsets.get(key);
+    if (seconds === undefined) offsets.set(key, (seconds = computeOffset(tt)));
+    return seconds;
+  };
+}
+
+/**
  * Makes every TZID the events use resolvable. ical.js looks a TZID up in the calendar's own
  * VTIMEZONEs, lazily, through the root's cache; missing ones are put there, so nothing global
  * changes. Unknown names stay floating, which the site zone then applies to.
@@ -85,7 +103,11 @@ function provideZones(root: Component, events: Component[], siteZone: string, pr
     }
   }
   for (const tzid of tzids) {
-    if (hasUsableZone(root, tzid)) continue;
+    if (hasUsableZone(root, tzid)) {
+      const zone = root.getTimeZoneByID(tzid);
+      if (zone) memoizeOffsets(zone);
+      continue;
+    }
     const resolved = resolveTimeZoneName(tzid);
     if (resolved) {
       internals._timezoneCache.set(tzid, new IntlTimezone(tzid, resolved.iana));
