@@ -41,11 +41,18 @@ function newer(a: number[], b: number[]): boolean {
 function newestPerKey(
   entries: Array<{ key: string; component: Component; position: number }>,
 ): { kept: Component[]; dropped: number } {
-  const best = new Map<string, { component: Component; rank: number[] }>();
+  // Ranks are read only where a key repeats: reading the stamps decodes them, which adds up over
+  // thousands of events that each appear once.
+  const best = new Map<string, { component: Component; position: number; rank?: number[] }>();
   for (const { key, component, position } of entries) {
-    const rank = revision(component, position);
     const current = best.get(key);
-    if (!current || newer(rank, current.rank)) best.set(key, { component, rank });
+    if (!current) {
+      best.set(key, { component, position });
+      continue;
+    }
+    const rank = revision(component, position);
+    current.rank ??= revision(current.component, current.position);
+    if (newer(rank, current.rank)) best.set(key, { component, position, rank });
   }
   return { kept: [...best.values()].map((b) => b.component), dropped: entries.length - best.size };
 }
