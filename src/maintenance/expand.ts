@@ -160,7 +160,8 @@ function earliestNeededSlotMs(event: Event, masterSpan: Span, spanOfOverride: (o
 function recurringEvent(series: Series & { master: Component }, ctx: ExpandContext): MaintenanceWindow[] {
   const { uid, master } = series;
   const event = new ICAL.Event(master, { exceptions: series.overrides });
-  const seriesCancelled = statusOf(master) === 'cancelled';
+  const masterStatus = statusOf(master);
+  const seriesCancelled = masterStatus === 'cancelled';
   const masterSpan = spanOf(event, ctx);
   const overrideSpans = new Map<Event, Span>();
   const spanOfOverride = (override: Event) => {
@@ -187,14 +188,15 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
     if (seen.has(slotMs)) return; // an RDATE equal to an RRULE instance is yielded twice
     seen.add(slotMs);
     if (excludedWalls.has(slot.toString())) return;
-    // Most slots of an old series end before the range: tell so from the span alone, since
-    // building an occurrence's details costs several Time copies.
-    if (slotMs < ctx.fromMs && !overridden(slot)) {
+    // getOccurrenceDetails copies several Times per call; a slot without an override is the
+    // master's own occurrence, and most of an old series' slots end before the range.
+    if (!overridden(slot)) {
       let endMs: number;
       if (period?.end) endMs = instantOf(period.end);
       else if (period?.duration) endMs = addDuration(slot, period.duration, instantOf);
       else endMs = masterSpan(slot);
-      if (endMs <= ctx.fromMs) return;
+      if (overlaps(slotMs, endMs, ctx)) windows.push(toWindow(uid, slotMs, event, slot, endMs, masterStatus, ctx));
+      return;
     }
     const details = event.getOccurrenceDetails(slot);
     // details.item is the override when there is one (also for later instances of a

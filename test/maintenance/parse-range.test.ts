@@ -107,6 +107,16 @@ describe('parseFeed over a short range of old series', () => {
     expectRangeIndependent(feed, '2022-12-01', '2027-04-01', 19);
   });
 
+  it('ends COUNT series where stepping from DTSTART ends them', () => {
+    const daily = calendar(['UID:d', 'DTSTART;TZID=Europe/Berlin:20260110T090000', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;INTERVAL=2;BYHOUR=5;COUNT=200', 'SUMMARY:Scrub']);
+    // DTSTART itself, then 200 instances at 05:00 from 2026-01-12 (09:00 on the 10th is past 05:00).
+    const lastDaily = read(daily, new Date('2027-01-01T00:00:00Z'), new Date('2027-03-30T00:00:00Z')).map((w) => w.start.toISOString());
+    expect(lastDaily).toHaveLength(23);
+    expect(lastDaily.at(-1)).toBe('2027-02-14T04:00:00.000Z');
+    const monthly = calendar(['UID:m', 'DTSTART:20250109T200000Z', 'DURATION:PT2H', 'RRULE:FREQ=MONTHLY;BYDAY=2TU,-1TH;COUNT=48', 'SUMMARY:Firmware']);
+    expect(startsIn2026(monthly)).toEqual(['2026-11-26T20:00:00.000Z', '2026-12-08T20:00:00.000Z', '2026-12-31T20:00:00.000Z']);
+  });
+
   it.each([
     ['every other month, last Friday and first Monday', 'RRULE:FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR,1MO', 'DTSTART:20210115T230000Z', 'DTEND:20210116T010000Z'],
     ['fifth Sunday of the month', 'RRULE:FREQ=MONTHLY;BYDAY=5SU', 'DTSTART;TZID=Europe/Berlin:20200301T030000', 'DURATION:PT3H'],
@@ -116,6 +126,9 @@ describe('parseFeed over a short range of old series', () => {
     ['weekdays at a fixed hour', 'RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=6', 'DTSTART;TZID=Europe/Berlin:20241028T060000', 'DURATION:PT1H'],
     ['monthly until a date', 'RRULE:FREQ=MONTHLY;BYDAY=2WE;UNTIL=20261216T000000Z', 'DTSTART:20220112T070000Z', 'DURATION:PT8H'],
     ['twice a day (stepped from its start)', 'RRULE:FREQ=DAILY;BYHOUR=6,18', 'DTSTART:20260601T060000Z', 'DURATION:PT1H'],
+    ['daily COUNT at an hour earlier than DTSTART', 'RRULE:FREQ=DAILY;INTERVAL=2;BYHOUR=5;COUNT=200', 'DTSTART;TZID=Europe/Berlin:20260110T090000', 'DURATION:PT1H'],
+    ['fortnightly COUNT on a weekday before DTSTART', 'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;COUNT=40', 'DTSTART;VALUE=DATE:20250507', 'DURATION:P1D'],
+    ['monthly COUNT on two weekdays', 'RRULE:FREQ=MONTHLY;BYDAY=2TU,-1TH;COUNT=48', 'DTSTART:20250109T200000Z', 'DURATION:PT2H'],
   ])('gives the same windows for any range: %s', (_name, rule, start, length) => {
     const feed = calendar(['UID:r', start, length, rule, 'SUMMARY:Window']);
     expectRangeIndependent(feed, '2025-10-01', '2027-03-01', 13);
