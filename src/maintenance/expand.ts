@@ -6,7 +6,7 @@
  */
 import ICAL from 'ical.js';
 import type { Series } from './series.js';
-import { skipAhead } from './skip-ahead.js';
+import { countedOutBefore, skipAhead } from './skip-ahead.js';
 import { addDuration, defaultSpan, ownSpan, type Span } from './span.js';
 import { wallTimeToEpochMs } from './timezones.js';
 import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
@@ -15,6 +15,8 @@ type Event = InstanceType<typeof ICAL.Event>;
 type Time = InstanceType<typeof ICAL.Time>;
 type Period = InstanceType<typeof ICAL.Period>;
 type Component = InstanceType<typeof ICAL.Component>;
+type Expansion = InstanceType<typeof ICAL.RecurExpansion>;
+type Recur = InstanceType<typeof ICAL.Recur>;
 
 export interface ExpandContext {
   /** Zone for floating and all-day values: the site's, not the server's. */
@@ -157,6 +159,24 @@ function earliestNeededSlotMs(event: Event, masterSpan: Span, spanOfOverride: (o
   return Math.min(earliest, ctx.fromMs - lookback);
 }
 
+/**
+ * The series' instances from just before `neededFromMs` on; none when each rule is a COUNT rule
+ * used up by then and no RDATE adds instances, as for most short series of a long-lived feed.
+ */
+function expansionFrom(event: Event, neededFromMs: number, ctx: ExpandContext): Expansion | undefined {
+  const master = event.component;
+  const rules = master.getAllProperties('rrule').map((property) => property.getFirstValue());
+  const counted = rules.filter(
+    (rule): rule is Recur => rule instanceof ICAL.Recur && countedOutBefore(rule, event.startDate, neededFromMs),
+  );
+  // Rules longer than the cap together are stepped, so that the cap is reported as before.
+  const steps = counted.reduce((sum, rule) => sum + (rule.count ?? 0), 0);
+  if (!master.hasProperty('rdate') && counted.length === rules.length && steps <= ctx.maxIterations) return undefined;
+  const expansion = event.iterator();
+  skipAhead(expansion, neededFromMs);
+  return expansion;
+}
+
 function recurringEvent(series: Series & { master: Component }, ctx: ExpandContext): MaintenanceWindow[] {
   const { uid, master } = series;
   const event = new ICAL.Event(master, { exceptions: series.overrides });
@@ -217,11 +237,10 @@ function recurringEvent(series: Series & { master: Component }, ctx: ExpandConte
   // when it does not match the RRULE (ical-reference §2.3).
   if (!isExcluded(master, event.startDate, ctx.siteZone)) consider(event.startDate);
 
-  const iterator = event.iterator();
-  skipAhead(iterator, earliestNeededSlotMs(event, masterSpan, spanOfOverride, ctx));
+  const expansion = expansionFrom(event, earliestNeededSlotMs(event, masterSpan, spanOfOverride, ctx), ctx);
   let steps = 0;
   try {
-    for (let next = iterator.next(); next; next = iterator.next()) {
+    for (let next = expansion?.next(); next; next = expansion?.next()) {
       if (++steps > ctx.maxIterations) {
         ctx.problems.push(`stopped expanding UID ${uid} after ${ctx.maxIterations} occurrences`);
         break;

@@ -169,8 +169,10 @@ export function parseFeed(text: string, opts: ParseOptions): ParseResult {
     provideZones(root, events, opts.timezone, problems);
     for (const series of groupIntoSeries(events, problems)) {
       try {
-        const categories = categoriesOf(series.master ?? series.overrides[0]);
-        windows.push(...windowsOfSeries(series, ctx).filter((w) => matches(w, categories, opts.match)));
+        const found = windowsOfSeries(series, ctx);
+        // Read only for series with windows in the range: most of a long feed's have none.
+        const categories = found.length ? categoriesOf(series.master ?? series.overrides[0]) : [];
+        windows.push(...found.filter((w) => matches(w, categories, opts.match)));
       } catch (err) {
         problems.push(`skipped event UID ${series.uid}: ${errorText(err)}`);
       }

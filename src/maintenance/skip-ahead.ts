@@ -77,10 +77,28 @@ function densePeriod(iterator: IteratorState): number | undefined {
   return undefined;
 }
 
-function countEndsBefore(iterator: IteratorState, lastDay: number): boolean {
+function countEndsBefore(iterator: IteratorState, origin: Time, lastDay: number): boolean {
   const period = densePeriod(iterator);
   if (!iterator.rule.count || iterator.completed || period === undefined) return false;
-  return wallDay(initialState(iterator).last) + iterator.rule.count * period < lastDay;
+  return wallDay(origin) + iterator.rule.count * period < lastDay;
+}
+
+/**
+ * Whether a COUNT rule of a dense shape has given all its instances before `beforeMs`, read
+ * from the rule alone: its set-up day is within a week of DTSTART, then one instance a step.
+ * Spares building an expansion for the many short series of a long-lived feed that are over.
+ */
+export function countedOutBefore(rule: Recur, dtstart: Time, beforeMs: number): boolean {
+  const parts = rule.parts as Record<string, unknown[] | undefined>;
+  if (!rule.count || TIME_OF_DAY_PARTS.some((part) => (parts[part]?.length ?? 1) !== 1)) return false;
+  const filters = Object.keys(parts).filter((part) => !TIME_OF_DAY_PARTS.includes(part));
+  const interval = rule.interval || 1;
+  let period: number;
+  if (rule.freq === 'DAILY' && filters.length === 0) period = interval;
+  else if (rule.freq === 'WEEKLY' && filters.every((part) => part === 'BYDAY') && (parts.BYDAY?.length ?? 1) === 1) {
+    period = 7 * interval;
+  } else return false;
+  return wallDay(dtstart) + 7 + rule.count * period < Math.floor(beforeMs / DAY) - ZONE_MARGIN_DAYS;
 }
 
 /** A MONTHLY rule whose iterator scans a month day by day for BYDAY, keeping nothing but `last`. */
@@ -165,8 +183,7 @@ interface Anchor {
 }
 
 /** The latest anchor state on or before wall day `lastDay`, or undefined when there is none after the set-up. */
-function anchorFor(iterator: IteratorState, lastDay: number): Anchor | undefined {
-  const origin = initialState(iterator).last;
+function anchorFor(iterator: IteratorState, origin: Time, lastDay: number): Anchor | undefined {
   const interval = iterator.rule.interval || 1;
   switch (iterator.rule.freq) {
     case 'DAILY':
@@ -208,12 +225,13 @@ export function skipAhead(expansion: Expansion, beforeMs: number): void {
   const lastDay = Math.floor(beforeMs / DAY) - ZONE_MARGIN_DAYS;
   if (state.exDate && wallDay(state.exDate) <= lastDay + 2 * ZONE_MARGIN_DAYS) return;
   for (const iterator of state.ruleIterators) {
-    if (countEndsBefore(iterator, lastDay)) {
+    if (!stepsByOnlyLast(iterator)) continue;
+    const origin = initialState(iterator).last;
+    if (countEndsBefore(iterator, origin, lastDay)) {
       iterator.completed = true;
       continue;
     }
-    if (!stepsByOnlyLast(iterator)) continue;
-    const anchor = anchorFor(iterator, lastDay);
+    const anchor = anchorFor(iterator, origin, lastDay);
     if (!anchor || anchor.last.compare(iterator.last) <= 0) continue;
     if (iterator.rule.count) {
       if (anchor.instances === undefined) continue;
