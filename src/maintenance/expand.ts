@@ -6,7 +6,7 @@
  */
 import ICAL from 'ical.js';
 import type { Series } from './series.js';
-import { countedOutBefore, skipAhead } from './skip-ahead.js';
+import { countedOutBefore, hopMonthlyScans, skipAhead } from './skip-ahead.js';
 import { addDuration, defaultSpan, ownSpan, type Span } from './span.js';
 import { wallTimeToEpochMs } from './timezones.js';
 import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
@@ -172,6 +172,7 @@ function expansionFrom(event: Event, neededFromMs: number, ctx: ExpandContext): 
   // Rules longer than the cap together are stepped, so that the cap is reported as before.
   const steps = counted.reduce((sum, rule) => sum + (rule.count ?? 0), 0);
   if (!master.hasProperty('rdate') && counted.length === rules.length && steps <= ctx.maxIterations) return undefined;
+  for (const rule of rules) if (rule instanceof ICAL.Recur) hopMonthlyScans(rule);
   const expansion = event.iterator();
   skipAhead(expansion, neededFromMs);
   return expansion;

@@ -1,8 +1,8 @@
 /**
  * Moves the rule iterators of an ical.js 2.2.1 expansion forward to just before a date range,
  * so that a series begun years ago is not stepped through from DTSTART, and lets a monthly
- * BYDAY scan jump between the days it can stop on (ical.js tests every day of every month, at
- * about 10 µs a day).
+ * BYDAY scan jump between the days it can stop on (hopMonthlyScans; ical.js tests every day of
+ * every month, at about 10 µs a day).
  *
  * An iterator must come out in the very state stepping would have reached, so that everything
  * it yields from there on is the same. That state is known only where it is `last` alone (plus
@@ -32,6 +32,8 @@ interface IteratorState {
   by_indices: Record<string, number>;
   occurrence_number: number;
   next(again?: boolean): Time | null;
+  /** One scan of a MONTHLY rule: from the day after `last` to the next BYDAY day or into the next month. */
+  next_month(): number;
   ruleDayOfWeek(code: string | number): unknown[];
 }
 
@@ -152,14 +154,25 @@ function dayBeforeNextCandidate(iterator: IteratorState): number {
  * (about 10 µs a day in ical.js). It stops on the same days, so COUNT and UNTIL are kept.
  */
 function hopBetweenCandidates(iterator: IteratorState): void {
-  const step = iterator.next.bind(iterator);
-  iterator.next = (again?: boolean) => {
-    // The first call returns the set-up instance without scanning.
-    if (iterator.occurrence_number > 0 && !iterator.completed) {
-      const day = dayBeforeNextCandidate(iterator);
-      if (day > iterator.last.day) iterator.last.day = day;
-    }
-    return step(again);
+  const scanMonth = iterator.next_month.bind(iterator);
+  iterator.next_month = () => {
+    const day = dayBeforeNextCandidate(iterator);
+    if (day > iterator.last.day) iterator.last.day = day;
+    return scanMonth();
+  };
+}
+
+/**
+ * Makes the iterators that ical.js creates for a monthly BYDAY rule hop between candidate days,
+ * from their first scan on (an expansion steps its iterators once as it is built).
+ */
+export function hopMonthlyScans(rule: Recur): void {
+  const iterate = rule.iterator.bind(rule);
+  rule.iterator = (dtstart: Time) => {
+    const iterator = iterate(dtstart);
+    const state = iterator as unknown as IteratorState;
+    if (scansMonthByDay(state)) hopBetweenCandidates(state);
+    return iterator;
   };
 }
 
@@ -221,7 +234,6 @@ function anchorFor(iterator: IteratorState, origin: Time, lastDay: number): Anch
  */
 export function skipAhead(expansion: Expansion, beforeMs: number): void {
   const state = expansion as unknown as ExpansionState;
-  for (const iterator of state.ruleIterators) if (scansMonthByDay(iterator)) hopBetweenCandidates(iterator);
   const lastDay = Math.floor(beforeMs / DAY) - ZONE_MARGIN_DAYS;
   if (state.exDate && wallDay(state.exDate) <= lastDay + 2 * ZONE_MARGIN_DAYS) return;
   for (const iterator of state.ruleIterators) {
