@@ -2,34 +2,26 @@
  * The rest of the lifecycle through the real bot: workloads stuck Pending or Initializing, and
  * bursts of failures folded into one message per owner plus one operators' summary.
  */
-import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
-import { ALICE, BOB, startFakeSlack, type SlackSimulator } from './fakes/slack.js';
-import { eventually, startTestBot, type TestBot } from './helpers/bot.js';
+import type { FakeKube } from '../src/sim/kube-apiserver.js';
+import { ALICE, BOB, type SlackSimulator } from './fakes/slack.js';
+import { eventually, type TestBot } from './helpers/bot.js';
+import { useSimulators } from './helpers/sims.js';
 import { ns, pod, workloadCr } from './helpers/workloads.js';
 
 const QUOTA_MESSAGE =
   'Non-preemptible workload is over quota. Workload requested 4 GPUs, but genai quota is 2 GPUs, while 0 GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.';
 
 describe('stuck workloads and bursts', () => {
-  let kube: FakeKube;
-  let slack: SlackSimulator;
-  let bot: TestBot | undefined;
   let clock: Date;
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
+  const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0OPS', 'runai-ops');
     kube.addNamespace(ns('genai'), { 'runai/queue': 'genai' });
     clock = new Date();
   });
-
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
 
   const config = {
     owners: { emailDomain: 'example.org' },
@@ -50,7 +42,7 @@ describe('stuck workloads and bursts', () => {
       spec: { minMember: 1, queue: 'genai' },
       status: { schedulingConditions: [{ type: 'UnschedulableOnNodePool', reason: 'Unschedulable', message: 'quota', reasons: [{ reason: 'NonPreemptibleOverQuota', message: QUOTA_MESSAGE }] }] },
     } as never);
-    bot = await startTestBot(kube, slack, config, { now: () => clock });
+    bot = await sims.startBot(config, { now: () => clock });
 
     later(10);
     bot.checkStuck();
@@ -82,7 +74,7 @@ describe('stuck workloads and bursts', () => {
     (p.status as any).phase = 'Pending';
     (p.status as any).containerStatuses[0].state = { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example.org/ml/vit:does-not-exist"' } };
     kube.apply(p);
-    bot = await startTestBot(kube, slack, config, { now: () => clock });
+    bot = await sims.startBot(config, { now: () => clock });
     later(16);
     bot.checkStuck();
     const [dm] = await eventually(() => slack.messagesTo(BOB.id).length > 0 && slack.messagesTo(BOB.id), 'the Initializing warning');
@@ -99,7 +91,7 @@ describe('stuck workloads and bursts', () => {
       kube.apply(workloadCr({ name: `sweep-${i}`, project: 'genai', owner: 'alice' }));
       kube.apply(pod({ workload: `sweep-${i}`, project: 'genai', node: 'gpu-17' }));
     }
-    bot = await startTestBot(kube, slack, config);
+    bot = await sims.startBot(config);
     for (let i = 0; i < 60; i++) {
       kube.appendLog(ns('genai'), `sweep-${i}-0-0`, `sweep-${i}`, `RuntimeError: CUDA error: an illegal memory access was encountered (run ${i})`);
       const p = pod({ workload: `sweep-${i}`, project: 'genai', node: 'gpu-17', exitCode: 1 });

@@ -3,9 +3,10 @@
  * simulated Kubernetes API server and Slack on 127.0.0.1.
  */
 import { GUIDE } from '../src/lifecycle/states.js';
-import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
-import { ALICE, BOB, startFakeSlack, type SlackSimulator } from './fakes/slack.js';
-import { eventually, startTestBot, tempDir, type TestBot } from './helpers/bot.js';
+import type { FakeKube } from '../src/sim/kube-apiserver.js';
+import { ALICE, BOB, type SlackSimulator } from './fakes/slack.js';
+import { eventually, tempDir, type TestBot } from './helpers/bot.js';
+import { useSimulators } from './helpers/sims.js';
 import { ns, pod, workloadCr } from './helpers/workloads.js';
 
 const OOM_LOG = [
@@ -30,24 +31,15 @@ function texts(slack: SlackSimulator, to: string): string[] {
 }
 
 describe('workload alerts reach their owner', () => {
-  let kube: FakeKube;
-  let slack: SlackSimulator;
-  let bot: TestBot | undefined;
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
+  const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0FALLBACK', 'runai-alerts');
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
     kube.addNamespace(ns('llm'), { 'runai/queue': 'llm' });
   });
-
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
 
   function failTraining(name: string, project: string, log: string, exitCode = 1) {
     kube.appendLog(ns(project), `${name}-0-0`, name, log);
@@ -58,7 +50,7 @@ describe('workload alerts reach their owner', () => {
   it('sends exactly one DM naming the error line when a training workload goes Running → Failed', async () => {
     kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
     kube.apply(pod({ workload: 'resnet', project: 'vision' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
 
     failTraining('resnet', 'vision', OOM_LOG);
     const [dm] = await eventually(() => texts(slack, ALICE.id).length > 0 && texts(slack, ALICE.id), 'the DM');
@@ -80,7 +72,7 @@ describe('workload alerts reach their owner', () => {
 
   it("sends one DM with the guide's Stopped advice when a workspace is stopped", async () => {
     kube.apply(workloadCr({ kind: 'InteractiveWorkload', name: 'notebook', project: 'vision', owner: 'bob' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
     kube.setPhase('InteractiveWorkload', ns('vision'), 'notebook', 'Stopped');
     const [dm] = await eventually(() => texts(slack, BOB.id).length > 0 && texts(slack, BOB.id), 'the Stopped DM');
     expect(dm).toContain('notebook was stopped');
@@ -90,7 +82,7 @@ describe('workload alerts reach their owner', () => {
 
   it("cites worker 1's error when worker 1 of a distributed workload fails first", async () => {
     kube.apply(workloadCr({ kind: 'DistributedWorkload', name: 'llama', project: 'llm', owner: 'alice@example.org' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
     const watchdog = '[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4812, OpType=ALLREDUCE) ran for 600000 milliseconds before timing out.\nRuntimeError: NCCL communicator was aborted on rank 0.';
     const ranks = [
       { type: 'master', index: 0, log: watchdog, finishedAt: '2026-11-29T09:40:00Z' },
@@ -118,13 +110,13 @@ describe('workload alerts reach their owner', () => {
     const dir = tempDir();
     kube.apply(workloadCr({ name: 'first', project: 'vision', owner: 'alice' }));
     kube.apply(workloadCr({ name: 'second', project: 'vision', owner: 'alice' }));
-    bot = await startTestBot(kube, slack, baseConfig, { dir });
+    bot = await sims.startBot(baseConfig, { dir });
     failTraining('first', 'vision', 'ValueError: bad learning rate schedule');
     await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the first DM');
     await bot.stop();
 
     failTraining('second', 'vision', 'KeyError: missing column "label"');
-    bot = await startTestBot(kube, slack, baseConfig, { dir });
+    bot = await sims.startBot(baseConfig, { dir });
     await eventually(() => slack.messagesTo(ALICE.id).length >= 2, 'the catch-up DM');
     await new Promise((r) => setTimeout(r, 300));
     await bot.settle();
@@ -136,7 +128,7 @@ describe('workload alerts reach their owner', () => {
 
   it('posts to the fallback channel, saying whose it is, when the owner has no Slack user', async () => {
     kube.apply(workloadCr({ name: 'orphan', project: 'vision', owner: 'mallory' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
     failTraining('orphan', 'vision', 'ModuleNotFoundError: No module named \'timm\'');
     const [post] = await eventually(() => texts(slack, 'C0FALLBACK').length > 0 && texts(slack, 'C0FALLBACK'), 'the fallback post');
     expect(post).toContain('Workload of *mallory*');
@@ -146,7 +138,7 @@ describe('workload alerts reach their owner', () => {
 
   it('skips a malformed workload object with a log line and still handles the others', async () => {
     kube.apply(workloadCr({ name: 'good', project: 'vision', owner: 'alice' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
     kube.apply({ ...workloadCr({ name: 'broken', project: 'vision', owner: 'alice' }), status: 'Failed' } as never);
     failTraining('good', 'vision', 'AssertionError: batch size must be divisible by world size');
     await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the DM for the good workload');
@@ -157,7 +149,7 @@ describe('workload alerts reach their owner', () => {
 
   it('works the same in poll mode', async () => {
     kube.apply(workloadCr({ name: 'polled', project: 'vision', owner: 'alice' }));
-    bot = await startTestBot(kube, slack, { ...baseConfig, cluster: { mode: 'poll', pollIntervalSeconds: 5 } });
+    bot = await sims.startBot({ ...baseConfig, cluster: { mode: 'poll', pollIntervalSeconds: 5 } });
     failTraining('polled', 'vision', OOM_LOG);
     const [dm] = await eventually(() => texts(slack, ALICE.id).length > 0 && texts(slack, ALICE.id), 'the DM in poll mode', 12_000);
     expect(dm).toContain('torch.OutOfMemoryError');
@@ -166,7 +158,7 @@ describe('workload alerts reach their owner', () => {
 
   it("quotes the previous run's log when the failed container has restarted since", async () => {
     kube.apply(workloadCr({ kind: 'InteractiveWorkload', name: 'restarted', project: 'vision', owner: 'alice' }));
-    bot = await startTestBot(kube, slack, baseConfig);
+    bot = await sims.startBot(baseConfig);
     kube.appendLog(ns('vision'), 'restarted-0-0', 'restarted', 'PermissionError: [Errno 13] Permission denied: \'/data/out/model.pt\'\n', { previous: true });
     kube.appendLog(ns('vision'), 'restarted-0-0', 'restarted', 'starting again\nloading data\n');
     kube.apply(pod({ workload: 'restarted', project: 'vision', exitCode: 1, restarted: true }));

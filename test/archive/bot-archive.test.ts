@@ -5,31 +5,24 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
-import { ALICE, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import type { FakeKube } from '../../src/sim/kube-apiserver.js';
+import { ALICE, type SlackSimulator } from '../fakes/slack.js';
+import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
+import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 const GITHUB_TOKEN = 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const OPS = 'C0OPS';
 
 describe('logs saved before they vanish, through the bot', () => {
-  let kube: FakeKube;
-  let slack: SlackSimulator;
-  let bot: TestBot | undefined;
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
+  const sims = useSimulators((kube, slack) => {
     slack.addChannel(OPS, 'runai-ops');
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
   });
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
 
   const config = (dir: string) => ({
     slack: { opsChannel: OPS },
@@ -46,7 +39,7 @@ describe('logs saved before they vanish, through the bot', () => {
 
   it("says in the owner's DM where the full logs were saved, and they outlive the pods", async () => {
     const dir = join(tempDir('bot-archive-'), 'logs');
-    bot = await startTestBot(kube, slack, config(dir));
+    bot = await sims.startBot(config(dir));
     fail('resnet');
     const [dm] = await eventually(() => slack.messagesTo(ALICE.id).length > 0 && slack.messagesTo(ALICE.id), 'the DM');
     const uid = kube.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })!.metadata.uid!;
@@ -60,7 +53,7 @@ describe('logs saved before they vanish, through the bot', () => {
   it('tells the operators once that the archive cannot be written, and still DMs the owner', async () => {
     const notADirectory = join(tempDir('bot-archive-'), 'file');
     writeFileSync(notADirectory, '');
-    bot = await startTestBot(kube, slack, config(notADirectory));
+    bot = await sims.startBot(config(notADirectory));
     fail('first');
     fail('second');
     await eventually(() => slack.messagesTo(ALICE.id).length >= 1 && slack.messagesTo(OPS).length >= 1, 'the DM and the ops report');

@@ -4,9 +4,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
-import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
-import { startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import type { FakeKube } from '../../src/sim/kube-apiserver.js';
+import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
+import { tempDir, type TestBot } from '../helpers/bot.js';
+import { useSimulators } from '../helpers/sims.js';
 import { ns, workloadCr } from '../helpers/workloads.js';
 
 const HOUR = 3_600_000;
@@ -23,27 +24,18 @@ function feed(event: { start: string; end: string; sequence?: number; status?: s
 }
 
 describe('maintenance reminders through the bot', () => {
-  let kube: FakeKube;
-  let slack: SlackSimulator;
-  let bot: TestBot | undefined;
   let clock: Date;
-  const dir = tempDir('maint-bot-');
-  const feedPath = join(dir, 'maintenance.ics');
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
+  const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0MAINT', 'maintenance');
     slack.addChannel('C0OPS', 'ops');
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
   });
-
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
+  const dir = tempDir('maint-bot-');
+  const feedPath = join(dir, 'maintenance.ics');
 
   const config = () => ({
     owners: { emailDomain: 'example.org', map: { bob: 'bob@other.org' } },
@@ -66,7 +58,7 @@ describe('maintenance reminders through the bot', () => {
     kube.apply(workloadCr({ name: 'waiting', project: 'vision', owner: 'bob', phase: 'Pending' }));
     clock = new Date(START.getTime() - 20 * DAY);
     const dirOfStore = tempDir('maint-store-');
-    bot = await startTestBot(kube, slack, config(), { dir: dirOfStore, now: () => clock });
+    bot = await sims.startBot(config(), { dir: dirOfStore, now: () => clock });
 
     expect(await at(new Date(START.getTime() - 20 * DAY))).toEqual([]);
     const fourteen = await at(new Date(START.getTime() - 14 * DAY + HOUR));
@@ -76,7 +68,7 @@ describe('maintenance reminders through the bot', () => {
 
     // A restart: the ledger is on disk, nothing is posted again.
     await bot.stop();
-    bot = await startTestBot(kube, slack, config(), { dir: dirOfStore, now: () => clock });
+    bot = await sims.startBot(config(), { dir: dirOfStore, now: () => clock });
     expect(await at(new Date(START.getTime() - 13 * DAY + HOUR))).toEqual([]);
 
     // One day before: the channel reminder and one DM per owner of running work.
@@ -108,7 +100,7 @@ describe('maintenance reminders through the bot', () => {
   it('keeps the last good copy when the feed breaks, and tells the operators once', async () => {
     writeFileSync(feedPath, feed({ start: '20270112T070000Z', end: '20270112T150000Z' }));
     clock = new Date(START.getTime() - 10 * DAY);
-    bot = await startTestBot(kube, slack, config(), { now: () => clock });
+    bot = await sims.startBot(config(), { now: () => clock });
     await at(clock);
     writeFileSync(feedPath, 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:trunc');
     const broken = [...(await at(new Date(START.getTime() - 9 * DAY))), ...(await at(new Date(START.getTime() - 8 * DAY)))];

@@ -9,9 +9,10 @@ import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES }
 import { SlackGateway } from '../../src/slack/client.js';
 import { Store, type StoredWorkload } from '../../src/store/sqlite.js';
 import { ALICE, BOB, messageViolation, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
+import { useSimulators } from '../helpers/sims.js';
 import { ns, workloadCr } from '../helpers/workloads.js';
-import { startFakeKube, type FakeKube } from '../fakes/kube-apiserver.js';
+import type { FakeKube } from '../fakes/kube-apiserver.js';
 import { captureLog } from '../helpers/log.js';
 
 const DAY = 86_400_000;
@@ -183,27 +184,18 @@ describe('cleanup nudges', () => {
 });
 
 describe('cleanup nudges through the bot', () => {
+  const sims = useSimulators();
   let kube: FakeKube;
   let slack: SlackSimulator;
-  let bot: TestBot | undefined;
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
-  });
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
 
   it("nudges the owner once about what has sat for days, and not about what is recent or running", async () => {
     let clock = new Date();
     kube.apply(workloadCr({ name: 'old-done', project: 'vision', owner: 'alice', phase: 'Completed' }));
     kube.apply(workloadCr({ name: 'still-training', project: 'vision', owner: 'alice', phase: 'Running' }));
     kube.apply(workloadCr({ name: 'late-failure', project: 'vision', owner: 'alice', phase: 'Running' }));
-    bot = await startTestBot(kube, slack, { owners: { emailDomain: 'example.org' } }, { now: () => clock });
+    bot = await sims.startBot({ owners: { emailDomain: 'example.org' } }, { now: () => clock });
 
     clock = new Date(clock.getTime() + 2 * DAY);
     kube.setPhase('TrainingWorkload', ns('vision'), 'late-failure', 'Failed');

@@ -6,10 +6,11 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
+import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { CLI, ensureBuilt } from '../demo/cli.js';
-import { ALICE, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
+import { ALICE, type SlackSimulator } from '../fakes/slack.js';
+import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
+import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 async function freePort(): Promise<number> {
@@ -21,28 +22,18 @@ async function freePort(): Promise<number> {
 }
 
 describe('operations', () => {
-  let kube: FakeKube;
-  let slack: SlackSimulator;
-  let bot: TestBot | undefined;
-
-  beforeAll(() => ensureBuilt());
-
-  beforeEach(async () => {
-    kube = await startFakeKube();
-    slack = await startFakeSlack();
+  const sims = useSimulators((kube, slack) => {
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
   });
-
-  afterEach(async () => {
-    await bot?.stop();
-    bot = undefined;
-    await slack.close();
-    await kube.close();
-  });
+  let kube: FakeKube;
+  let slack: SlackSimulator;
+  let bot: TestBot;
+  beforeEach(() => ({ kube, slack } = sims));
+  beforeAll(() => ensureBuilt());
 
   it('serves /healthz, /readyz and Prometheus /metrics that count what the bot did', async () => {
     kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
-    bot = await startTestBot(kube, slack, { owners: { emailDomain: 'example.org' } });
+    bot = await sims.startBot({ owners: { emailDomain: 'example.org' } });
     const base = `http://127.0.0.1:${bot.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
@@ -63,7 +54,7 @@ describe('operations', () => {
 
   it('rides out a Kubernetes API outage at start: retries the list with backoff, then is ready', async () => {
     kube.failNext(2, 503, '/apis/run.ai/v2alpha1/trainingworkloads');
-    bot = await startTestBot(kube, slack, {});
+    bot = await sims.startBot({});
     expect(bot.ready()).toBe(true);
     const failures = bot.captured.entries.filter((e) => e.msg === 'listing workloads failed');
     expect(failures).toHaveLength(2);
