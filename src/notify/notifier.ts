@@ -113,14 +113,14 @@ export class Notifier implements AlertSink {
     let workload = w;
     let reasons: ReturnType<typeof schedulingReasons> = [];
     try {
-      const [pods, events, podGroups] = await Promise.all([
+      const [pods, podGroups] = await Promise.all([
         reader.podsOf(w.namespace, w.name),
-        reader.eventsFor(w.namespace, [w.name]),
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
       workload = { ...normalizeWorkload(alert.raw, pods, normalize(w.namespace)), state: w.state };
-      const podEvents = await reader.eventsFor(w.namespace, workload.pods.map((p) => p.name));
-      reasons = schedulingReasons([...events, ...podEvents], podGroups, workload.pods);
+      // One read of the namespace's events covers the workload, its PodGroup and its pods.
+      const events = await reader.eventsFor(w.namespace, [w.name, ...workload.pods.map((p) => p.name)]);
+      reasons = schedulingReasons(events, podGroups, workload.pods);
     } catch (err) {
       this.options.log.warn({ key: alert.key, err: describeKubeError(err) }, 'cannot read why the workload waits; warning without reasons');
     }
