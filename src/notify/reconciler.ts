@@ -1,16 +1,18 @@
 /**
- * The controller: keeps the bot's picture of every workload in step with the cluster and
- * decides, level-triggered, what each owner is owed. A watch event only says "look at this
- * workload again"; the decision compares what the cluster shows with what the ledger says was
- * already told, so a restart, a relist or a burst of duplicate events all converge on the
- * same answer: one message per (workload, state), ever.
+ * The controller: keeps the bot's picture of every workload in step with the cluster (a cache
+ * of what the watch shows, the store's memory of what was seen and told) and hands what each
+ * owner is owed to the sink. A watch event only says "look at this workload again"; what the
+ * change means is decided by the pure functions of lifecycle/transitions.ts, and the ledger
+ * says what was already told, so a restart, a relist or a burst of duplicate events all
+ * converge on the same answer: one message per (workload, state), ever.
  */
 import type { Logger } from 'pino';
 import type { LifecycleState, Transition, Workload } from '../model.js';
 import { MalformedWorkloadError, normalizeWorkload, objectRef, type NormalizeOptions } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
-import type { Store } from '../store/sqlite.js';
+import type { Store, StoredWorkload } from '../store/sqlite.js';
+import { decideChange, decideDeletion, decideStuck, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
 export interface OwedAlert {
@@ -51,14 +53,6 @@ interface Cached {
   scopeKey: string;
 }
 
-export function alertKey(uid: string, state: LifecycleState): string {
-  return `wl:${uid}:${state}`;
-}
-
-export function stuckKey(uid: string, state: LifecycleState): string {
-  return `wl:${uid}:stuck-${state}`;
-}
-
 export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly cache = new Map<string, Cached>();
   private synced = false;
@@ -93,14 +87,9 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (!stuck || !this.synced) return;
     for (const { workload, raw } of this.cache.values()) {
       if (workload.state !== 'Pending' && workload.state !== 'Initializing') continue;
-      const key = stuckKey(workload.uid, workload.state);
-      if (store.wasSent(key) || store.isQueued(key)) continue;
-      const stored = store.getWorkload(workload.uid);
-      if (!stored || stored.state !== workload.state) continue;
-      const since = new Date(stored.stateSince);
-      const threshold = workload.state === 'Pending' ? stuck.pendingAfterMs(workload.project) : stuck.initializingAfterMs;
-      if (now().getTime() - since.getTime() < threshold) continue;
-      this.options.sink.owed({ key, kind: 'stuck', workload, raw, since });
+      const owed = decideStuck(workload, remembered(store.getWorkload(workload.uid)), now(), stuck);
+      if (!owed || this.told(owed.key)) continue;
+      this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw, since: owed.since });
     }
   }
 
@@ -149,38 +138,35 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   private reconcile(workload: Workload): void {
     const { store, now } = this.options;
-    const previous = store.getWorkload(workload.uid);
-    let transition: Transition | undefined;
-    let stateSince: string;
-    if (!previous) {
-      stateSince = estimateStateSince(workload) ?? now().toISOString();
-    } else if (previous.state !== workload.state) {
-      transition = { workload, from: previous.state as LifecycleState, to: workload.state, at: now() };
-      stateSince = now().toISOString();
-      this.options.onTransition?.(transition);
-    } else {
-      stateSince = previous.stateSince;
+    const decision = decideChange(workload, remembered(store.getWorkload(workload.uid)), now(), this.options);
+    this.apply(workload, decision);
+    const owed = decision.owed;
+    if (owed && !this.told(owed.key)) {
+      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: this.cache.get(workload.uid)?.raw, since: owed.since, transition: decision.transition });
     }
-    if (!previous || transition || previous.owner !== workload.owner || previous.deletedAt) remember(store, workload, stateSince);
-    if (!this.options.alertStates.has(workload.state)) return;
-    const key = alertKey(workload.uid, workload.state);
-    if (store.wasSent(key) || store.isQueued(key)) return;
-    // Catch-up after downtime is bounded: old news is not worth a DM.
-    if (now().getTime() - Date.parse(stateSince) > this.options.lookbackMs) return;
-    this.options.sink.owed({ key, kind: 'state', workload, raw: this.cache.get(workload.uid)?.raw, since: new Date(stateSince), transition });
   }
 
   private markDeleted(workload: Workload): void {
     const { store, now } = this.options;
-    const previous = store.getWorkload(workload.uid);
-    if (previous?.deletedAt) return;
-    const deleted: Workload = { ...workload, state: 'Deleted' };
-    this.options.onTransition?.({ workload: deleted, from: workload.state, to: 'Deleted', at: now() });
-    remember(store, deleted, now().toISOString(), now().toISOString());
+    this.apply(workload, decideDeletion(workload, remembered(store.getWorkload(workload.uid)), now()));
+  }
+
+  private apply(workload: Workload, decision: ChangeDecision): void {
+    if (decision.transition) this.options.onTransition?.(decision.transition);
+    if (decision.remember) remember(this.options.store, { ...workload, state: decision.remember.state }, decision.remember);
+  }
+
+  /** Said already, or queued to be said: the ledger and the outbox are the memory of it. */
+  private told(key: string): boolean {
+    return this.options.store.wasSent(key) || this.options.store.isQueued(key);
   }
 }
 
-function remember(store: Store, w: Workload, stateSince: string, deletedAt?: string): void {
+function remembered(stored: StoredWorkload | undefined): Remembered | undefined {
+  return stored && { state: stored.state as LifecycleState, stateSince: stored.stateSince, owner: stored.owner, deletedAt: stored.deletedAt };
+}
+
+function remember(store: Store, w: Workload, memory: Remembered): void {
   store.putWorkload({
     uid: w.uid,
     namespace: w.namespace,
@@ -188,16 +174,11 @@ function remember(store: Store, w: Workload, stateSince: string, deletedAt?: str
     project: w.project,
     owner: w.owner,
     kind: w.kind,
-    state: w.state,
-    stateSince,
+    state: memory.state,
+    stateSince: memory.stateSince,
     snapshot: JSON.stringify(w),
-    deletedAt,
+    deletedAt: memory.deletedAt,
   });
-}
-
-/** When a workload we have never seen entered its state, from what the CR itself says. */
-function estimateStateSince(w: Workload): string | undefined {
-  return w.phaseChangedAt ?? w.createdAt;
 }
 
 /** Watch objects carry managedFields and more that the bot never reads; drop them to save memory. */
