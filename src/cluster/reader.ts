@@ -5,7 +5,7 @@
  * light on the API server and on memory.
  */
 import { PassThrough } from 'node:stream';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type ConfigurationOptions, type KubeConfig, Log, Observable, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
 
 export interface KubeEvent {
@@ -28,16 +28,37 @@ export interface LogRequest {
   limitBytes?: number;
 }
 
+/**
+ * Every read takes an optional AbortSignal (see lib/timeout.ts): a read nobody waits for any
+ * more is cancelled, not left holding a connection to the API server.
+ */
 export interface ClusterReader {
-  podsOf(namespace: string, workloadName: string): Promise<unknown[]>;
-  readLog(request: LogRequest): Promise<string>;
+  podsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
+  readLog(request: LogRequest, signal?: AbortSignal): Promise<string>;
   /** The whole log as a stream (for archiving and full triage), ended when the server ends it. */
   streamLog(request: Omit<LogRequest, 'tailLines'>): AsyncIterable<Buffer>;
-  eventsFor(namespace: string, names: string[]): Promise<KubeEvent[]>;
+  eventsFor(namespace: string, names: string[], signal?: AbortSignal): Promise<KubeEvent[]>;
   /** The scheduler's PodGroups of a workload (scheduling.run.ai); empty where none are served. */
-  podGroupsOf(namespace: string, workloadName: string): Promise<unknown[]>;
-  namespaceLabels(): Promise<Map<string, Record<string, string>>>;
+  podGroupsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
+  namespaceLabels(signal?: AbortSignal): Promise<Map<string, Record<string, string>>>;
   requests: number;
+}
+
+/** client-node's generated APIs take no signal argument; a middleware puts it on the request. */
+function withSignal(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
+  if (!signal) return undefined;
+  return {
+    middleware: [
+      {
+        pre: (context: RequestContext) => {
+          context.setSignal(signal);
+          return new Observable(Promise.resolve(context));
+        },
+        post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  };
 }
 
 export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
@@ -49,20 +70,20 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
   const reader: ClusterReader = {
     requests: 0,
 
-    async podsOf(namespace, workloadName) {
+    async podsOf(namespace, workloadName, signal) {
       // Run:ai labels pods with workloadName (newer) or release (older); Kubeflow pods with job-name.
       for (const label of POD_LINK_LABELS) {
         reader.requests++;
-        const list = await core.listNamespacedPod({ namespace, labelSelector: `${label}=${workloadName}` });
+        const list = await core.listNamespacedPod({ namespace, labelSelector: `${label}=${workloadName}` }, withSignal(signal));
         const items = (list.items ?? []) as unknown[];
         if (items.length) return items.filter((p) => podWorkloadName(p) !== undefined);
       }
       return [];
     },
 
-    async readLog({ namespace, pod, container, previous, tailLines, limitBytes }) {
+    async readLog({ namespace, pod, container, previous, tailLines, limitBytes }, signal) {
       reader.requests++;
-      const text = await core.readNamespacedPodLog({ name: pod, namespace, container, previous, tailLines, limitBytes });
+      const text = await core.readNamespacedPodLog({ name: pod, namespace, container, previous, tailLines, limitBytes }, withSignal(signal));
       return typeof text === 'string' ? text : String(text ?? '');
     },
 
@@ -75,10 +96,10 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
       return out;
     },
 
-    async eventsFor(namespace, names) {
+    async eventsFor(namespace, names, signal) {
       // One request for the namespace, filtered here: a fieldSelector takes one name only.
       reader.requests++;
-      const list = await core.listNamespacedEvent({ namespace });
+      const list = await core.listNamespacedEvent({ namespace }, withSignal(signal));
       const wanted = new Set(names);
       return (list.items ?? [])
         .filter((e) => wanted.has(e.involvedObject?.name ?? '') || [...wanted].some((n) => e.involvedObject?.name?.startsWith(`pg-${n}-`)))
@@ -95,7 +116,7 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
         .sort((a, b) => (a.lastSeen ?? '').localeCompare(b.lastSeen ?? ''));
     },
 
-    async podGroupsOf(namespace, workloadName) {
+    async podGroupsOf(namespace, workloadName, signal) {
       for (const version of podGroupVersions) {
         reader.requests++;
         try {
@@ -105,7 +126,7 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
             namespace,
             plural: 'podgroups',
             labelSelector: `workloadName=${workloadName}`,
-          })) as { items?: unknown[] };
+          }, withSignal(signal))) as { items?: unknown[] };
           podGroupVersions = [version];
           return list.items ?? [];
         } catch (err) {
@@ -116,9 +137,9 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
       return [];
     },
 
-    async namespaceLabels() {
+    async namespaceLabels(signal) {
       reader.requests++;
-      const list = await core.listNamespace();
+      const list = await core.listNamespace({}, withSignal(signal));
       return new Map((list.items ?? []).map((ns) => [ns.metadata?.name ?? '', (ns.metadata?.labels ?? {}) as Record<string, string>]));
     },
   };

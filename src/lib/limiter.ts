@@ -1,21 +1,19 @@
 /**
  * At most `max` tasks at a time; the rest wait their turn in order. Used where a burst of work
- * (a thousand failures at once) must not become a thousand connections.
+ * (a thousand failures at once) must not become a thousand connections. p-limit hands a freed
+ * slot straight to the next waiter, so no task slips in between.
  */
+import pLimit, { type LimitFunction } from 'p-limit';
+
 export class ConcurrencyLimiter {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly limit: LimitFunction;
 
-  constructor(private readonly max: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await work();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
+  constructor(max: number) {
+    this.limit = pLimit(max);
   }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.limit(work);
+  }
+
 }

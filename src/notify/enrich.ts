@@ -11,6 +11,7 @@ import type { ClusterReader, KubeEvent } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
 import type { FailureSite } from '../slack/messages.js';
+import { withTimeout } from '../lib/timeout.js';
 
 export interface Enriched {
   workload: Workload;
@@ -44,7 +45,7 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
   let workload = base;
   let problem: string | undefined;
   try {
-    const pods = await withTimeout(options.reader.podsOf(base.namespace, base.name), timeoutMs, 'listing pods');
+    const pods = await withTimeout((signal) => options.reader.podsOf(base.namespace, base.name, signal), timeoutMs, 'listing pods');
     workload = { ...normalizeWorkload(raw, pods, options.normalize(base.namespace)), state: base.state };
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
@@ -52,7 +53,7 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
 
   const candidates = failureCandidates(workload.pods).slice(0, options.maxCandidates ?? 3);
   const events = await withTimeout(
-    options.reader.eventsFor(workload.namespace, [workload.name, ...workload.pods.map((p) => p.name)]),
+    (signal) => options.reader.eventsFor(workload.namespace, [workload.name, ...workload.pods.map((p) => p.name)], signal),
     timeoutMs,
     'reading events',
   ).catch(() => [] as KubeEvent[]);
@@ -73,14 +74,14 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
     };
     try {
       const log = await withTimeout(
-        options.reader.readLog({
+        (signal) => options.reader.readLog({
           namespace: workload.namespace,
           pod: candidate.pod.name,
           container: candidate.container.name,
           previous: candidate.previous || undefined,
           tailLines: options.logTailLines ?? 5000,
           limitBytes: options.logLimitBytes ?? 4 * 1024 * 1024,
-        }),
+        }, signal),
         timeoutMs,
         'reading the log',
       );
@@ -127,10 +128,3 @@ export function failureCandidates(pods: PodInfo[]): Candidate[] {
   return found.sort((a, b) => time(a) - time(b) || Number(!!a.container.init) - Number(!!b.container.init));
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

@@ -13,6 +13,7 @@ import { slackMembershipSource } from '../membership.js';
 import type { SlackMessage } from '../blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { ambiguousMessage, refusalMessage } from '../views.js';
+import { withTimeout } from '../../lib/timeout.js';
 
 /** Reads from the cluster on behalf of a person: bounded, so a slow cluster gets an answer. */
 export const CLUSTER_TIMEOUT_MS = 10_000;
@@ -100,17 +101,9 @@ export async function findByRef(asker: Asker, ref: { ns?: string; name?: string;
 
 /** The workload with its pods read now (the cache holds workloads without pods). */
 export async function withPods(deps: ListenerDeps, found: Found): Promise<Workload> {
-  const pods = await bounded(deps.reader.podsOf(found.workload.namespace, found.workload.name), 'listing the pods');
+  const pods = await withTimeout((signal) => deps.reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
   // Project, owner and state stay as the reconciler decided them; the pods come from now.
   return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace)).pods };
-}
-
-export function bounded<T>(promise: Promise<T>, what: string, ms = CLUSTER_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the cluster did not answer within ${ms / 1000} s while ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Parses a button's value; anything malformed names no workload. */

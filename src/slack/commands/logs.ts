@@ -9,7 +9,8 @@ import type { ListenerDeps } from '../listeners.js';
 import type { SlackMessage } from '../blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { logsMessage, noPodsMessage } from '../views.js';
-import { bounded, findVisibleWorkload, withPods, type Asker, type Found } from './context.js';
+import { withTimeout } from '../../lib/timeout.js';
+import { CLUSTER_TIMEOUT_MS, findVisibleWorkload, withPods, type Asker, type Found } from './context.js';
 
 /** Enough for `--tail 1000` of long lines; the reply shows ~10k characters of it anyway. */
 const LOG_LIMIT_BYTES = 1024 * 1024;
@@ -42,15 +43,16 @@ export async function logsOf(deps: ListenerDeps, found: Found, tail: number, cap
   const workload = await withPods(deps, found);
   const target = logTarget(workload);
   if (!target) return noPodsMessage(workload);
-  const text = await bounded(
-    deps.reader.readLog({
+  const text = await withTimeout(
+    (signal) => deps.reader.readLog({
       namespace: workload.namespace,
       pod: target.pod.name,
       container: target.container,
       previous: target.previous || undefined,
       tailLines: tail,
       limitBytes: LOG_LIMIT_BYTES,
-    }),
+    }, signal),
+    CLUSTER_TIMEOUT_MS,
     'reading the log',
   );
   const others = workload.pods.length > 1 ? `The workload has ${workload.pods.length} pods; this is ${target.why}.` : undefined;
