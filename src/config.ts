@@ -52,6 +52,12 @@ const projectSchema = z.strictObject({
   channel: slackChannelId.optional(),
   members: z.array(slackUserId).default([]),
   userGroup: slackUserGroupId.optional(),
+  /**
+   * Count the channel's members as the project's even when the channel is public or shared.
+   * Off by default: anyone in the workspace may join a public channel. Guests and people from
+   * other workspaces never count by channel, whatever this says.
+   */
+  membersFromChannel: z.boolean().optional(),
   pendingAfter: duration.optional(),
 });
 
