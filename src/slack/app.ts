@@ -3,7 +3,7 @@
  * mode (every request verified with the signing secret; Bolt answers 401 to a bad, stale or
  * missing signature before any listener runs).
  */
-import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 
@@ -12,20 +12,19 @@ export { App };
 export interface SlackAppOptions {
   config: Config;
   log: Logger;
-  /** Health and metrics routes; served on slack.port by Bolt's HTTP receiver in HTTP mode. */
-  customRoutes?: CustomRoute[];
   /** Retries for the Web API: the outbox retries on its own schedule, so keep this small. */
   retries?: number;
 }
 
-export async function createSlackApp({ config, log, customRoutes, retries = 2 }: SlackAppOptions): Promise<App> {
+export async function createSlackApp({ config, log, retries = 2 }: SlackAppOptions): Promise<App> {
   const { secrets, slack } = config;
   const socket = slack.mode === 'socket';
   const app = new App({
     token: secrets.slackBotToken,
     ...(socket
       ? { socketMode: true, appToken: secrets.slackAppToken, installerOptions: { port: slack.port } }
-      : { signingSecret: secrets.slackSigningSecret, port: slack.port, customRoutes }),
+      // No customRoutes: this port is Slack's, public; ops endpoints have their own (ops/server.ts).
+      : { signingSecret: secrets.slackSigningSecret, port: slack.port }),
     clientOptions: {
       ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
       // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).

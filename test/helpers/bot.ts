@@ -20,7 +20,7 @@ export function tempDir(prefix = 'bot-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** `yaml` is the config file as a user would write it; store, slack.port and tokens are filled in. */
+/** `yaml` is the config file as a user would write it; store, slack.port, ops.port and tokens are filled in. */
 export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
@@ -32,6 +32,8 @@ export async function startTestBot(
     {
       ...yaml,
       slack: { port: 0, ...(yaml.slack ?? {}) },
+      // Tests run in parallel: each bot takes free ports, not the fixed defaults.
+      ops: { port: 0, ...(yaml.ops ?? {}) },
       store: { path: join(dir, 'bot.db'), ...(yaml.store ?? {}) },
     },
     {
