@@ -25,7 +25,7 @@ export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
   yaml: Record<string, any> = {},
-  options: { dir?: string; now?: () => Date; env?: Record<string, string> } = {},
+  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string } = {},
 ): Promise<TestBot> {
   const dir = options.dir ?? tempDir();
   const config = parseConfig(
@@ -44,7 +44,7 @@ export async function startTestBot(
       ...options.env,
     },
   );
-  const captured = captureLog('info');
+  const captured = captureLog(options.logLevel ?? 'info');
   const kubeConfig = loadKubeConfig(kube.writeKubeconfig(dir));
   const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig });
   return Object.assign(bot, { captured, dir });
