@@ -38,7 +38,7 @@ COPY --from=build /app/dist ./dist
 COPY manifest.yml ./
 USER 10001:10001
 VOLUME ["/var/lib/runai-slack-bot"]
-# Health (/healthz, /readyz), metrics (/metrics) and, in HTTP mode, Slack's requests.
-EXPOSE 3000
+# ops.port: health (/healthz, /readyz) and metrics (/metrics); slack.port: Slack's requests, HTTP mode only.
+EXPOSE 9090 3000
 ENTRYPOINT ["node", "dist/cli.js"]
 CMD ["start", "--config", "/etc/runai-slack-bot/config.yml"]
