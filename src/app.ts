@@ -186,11 +186,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const opsServer: Server = await startOpsServer(config.ops.port, handlers, config.ops.host);
   const port = (opsServer.address() as AddressInfo).port;
   let slackPort: number | undefined;
-  if (config.slack.mode === 'http') {
-    const server = (await slack.start(config.slack.port)) as Server;
-    slackPort = (server.address() as AddressInfo).port;
-  } else {
-    await slack.start();
+  try {
+    if (config.slack.mode === 'http') {
+      const server = (await slack.start(config.slack.port)) as Server;
+      slackPort = (server.address() as AddressInfo).port;
+    } else {
+      await slack.start();
+    }
+  } catch (err) {
+    opsServer.close(); // a listening socket would keep a failed start's process alive
+    throw err;
   }
   slackConnected = true;
   outbox.start();
