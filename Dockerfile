@@ -38,7 +38,9 @@ COPY --from=build /app/dist ./dist
 COPY manifest.yml ./
 USER 10001:10001
 VOLUME ["/var/lib/runai-slack-bot"]
-# Health (/healthz, /readyz), metrics (/metrics) and, in HTTP mode, Slack's requests.
+# ops.port: health (/healthz, /readyz) and metrics (/metrics), in both modes.
+EXPOSE 9090
+# slack.port: Slack's requests (/slack/events), HTTP mode only.
 EXPOSE 3000
 ENTRYPOINT ["node", "dist/cli.js"]
 CMD ["start", "--config", "/etc/runai-slack-bot/config.yml"]

@@ -17,7 +17,7 @@ import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
 import { deliveryFor } from './notify/mutes.js';
 import { Metrics } from './ops/metrics.js';
-import { opsCustomRoutes, opsHandlers, startOpsServer } from './ops/server.js';
+import { opsHandlers, startOpsServer } from './ops/server.js';
 import { createSlackApp, type App } from './slack/app.js';
 import { SlackGateway } from './slack/client.js';
 import { registerListeners } from './slack/listeners.js';
@@ -52,8 +52,10 @@ export interface Bot {
   readonly reader: ClusterReader;
   readonly maintenance?: MaintenanceService;
   readonly cleanup: CleanupNudger;
-  /** Port of the ops endpoints (/healthz, /readyz, /metrics), and of /slack/events in HTTP mode. */
+  /** Port of the ops endpoints (/healthz, /readyz, /metrics). */
   readonly port: number;
+  /** HTTP mode: port of /slack/events (which serves nothing else). */
+  readonly slackPort?: number;
   ready(): boolean;
   /** Resolves when every alert decided so far has been prepared and the outbox tried once. */
   settle(): Promise<void>;
@@ -96,7 +98,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }),
   });
 
-  const slack = await createSlackApp({ config, log, customRoutes: config.slack.mode === 'http' ? opsCustomRoutes(handlers) : undefined });
+  const slack = await createSlackApp({ config, log });
   const gateway = new SlackGateway(slack.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
   const outbox = new Outbox({
@@ -180,15 +182,20 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
-  let opsServer: Server | undefined;
-  let port = config.slack.port;
-  if (config.slack.mode === 'http') {
-    const server = (await slack.start(config.slack.port)) as Server;
-    port = (server.address() as AddressInfo).port;
-  } else {
-    await slack.start();
-    opsServer = await startOpsServer(config.ops.port ?? config.slack.port, handlers);
-    port = (opsServer.address() as AddressInfo).port;
+  // Before connecting to Slack: a taken ops.port is reported before anything else starts.
+  const opsServer: Server = await startOpsServer(config.ops.port, handlers, config.ops.host);
+  const port = (opsServer.address() as AddressInfo).port;
+  let slackPort: number | undefined;
+  try {
+    if (config.slack.mode === 'http') {
+      const server = (await slack.start(config.slack.port)) as Server;
+      slackPort = (server.address() as AddressInfo).port;
+    } else {
+      await slack.start();
+    }
+  } catch (err) {
+    opsServer.close(); // a listening socket would keep a failed start's process alive
+    throw err;
   }
   slackConnected = true;
   outbox.start();
@@ -222,7 +229,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     metrics.workloads.set(reconciler.workloads().length);
   }, 5000);
   gaugeTimer.unref();
-  log.info({ kinds: kinds.map((k) => `${k.plural}.${k.group}/${k.version}`), mode: config.cluster.mode, port }, 'runai-slack-bot started');
+  log.info({ kinds: kinds.map((k) => `${k.plural}.${k.group}/${k.version}`), mode: config.cluster.mode, port, slackPort }, 'runai-slack-bot started');
 
   let stopping: Promise<void> | undefined;
   return {
@@ -236,6 +243,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     maintenance,
     cleanup,
     port,
+    slackPort,
     ready: () => !!watcher?.synced && slackConnected,
     settle: async () => {
       await notifier.idle();
@@ -255,8 +263,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
         await slack.stop().catch(() => undefined);
-        await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));
-        opsServer?.closeAllConnections();
+        await new Promise<void>((resolve) => opsServer.close(() => resolve()));
+        opsServer.closeAllConnections();
         store.close();
         log.info('runai-slack-bot stopped');
       })()),

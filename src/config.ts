@@ -52,6 +52,12 @@ const projectSchema = z.strictObject({
   channel: slackChannelId.optional(),
   members: z.array(slackUserId).default([]),
   userGroup: slackUserGroupId.optional(),
+  /**
+   * Count the channel's members as the project's even when the channel is public or shared.
+   * Off by default: anyone in the workspace may join a public channel. Guests and people from
+   * other workspaces never count by channel, whatever this says.
+   */
+  membersFromChannel: z.boolean().optional(),
   pendingAfter: duration.optional(),
 });
 
@@ -117,10 +123,21 @@ const fileSchema = z.strictObject({
     .strictObject({ dir: z.string().min(1), maxBytesPerContainer: byteSize.default(100_000_000) })
     .optional(),
   runai: z.strictObject({ uiUrl: z.url().optional() }).default({}),
-  ops: z.strictObject({ port: z.number().int().min(0).max(65535).optional() }).default({}),
+  /**
+   * /healthz, /readyz and /metrics, on their own port in both modes, never on the public Slack
+   * port. host unset: every interface (IPv4 and IPv6), so the kubelet's probes and Prometheus
+   * reach the pod IP; the NetworkPolicy in deploy/ says who may.
+   */
+  ops: z
+    .strictObject({ port: z.number().int().min(0).max(65535).default(9090), host: z.string().min(1).optional() })
+    .default({ port: 9090 }),
   log: z
-    .strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') })
-    .default({ level: 'info' }),
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+      /** Let Bolt's and the Slack SDK's debug lines through (still stripped of tokens and URLs). */
+      slackDebug: z.boolean().default(false),
+    })
+    .default({ level: 'info', slackDebug: false }),
 });
 
 export type FileConfig = z.infer<typeof fileSchema>;
@@ -178,6 +195,9 @@ function crossChecks(config: Config): string[] {
   const problems: string[] = [];
   if (config.maintenance && !config.maintenance.channel) {
     problems.push('maintenance.channel: required when maintenance.feed is set (where reminders are posted)');
+  }
+  if (config.slack.mode === 'http' && config.ops.port !== 0 && config.ops.port === config.slack.port) {
+    problems.push(`ops.port: ${config.ops.port} is also slack.port; in HTTP mode Slack's port is public, so /healthz, /readyz and /metrics need a port of their own (default 9090)`);
   }
   if (!cron.validate(config.cleanup.cron)) problems.push(`cleanup.cron: "${config.cleanup.cron}" is not a cron expression such as "0 9 * * 1"`);
   if (config.maintenance && !cron.validate(config.maintenance.refreshCron)) {

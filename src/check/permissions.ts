@@ -3,7 +3,7 @@
  * the API server about each one (SelfSubjectAccessReview). Pure. The list follows what the
  * code does: list and watch the Run:ai workload kinds (src/cluster/watcher.ts); list pods,
  * read their logs, list events, PodGroups and namespaces (src/cluster/reader.ts).
- * deploy/clusterrole.yaml grants these (and get, which kubectl users expect alongside).
+ * deploy/clusterrole.yaml grants exactly these (and create on selfsubjectaccessreviews, to ask).
  */
 import { fail, pass, type CheckRow } from './report.js';
 

@@ -8,6 +8,8 @@ import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { describeKubeError } from '../cluster/kinds.js';
 import { FeedFetcher, MemoryFeedCache } from '../maintenance/feed.js';
+import { channelFacts } from '../slack/membership.js';
+import type { ChannelAnswer } from './channels.js';
 import type { FetchedFeed } from './maintenance.js';
 import type { AccessAnswer, Permission } from './permissions.js';
 
@@ -40,6 +42,21 @@ export async function slackSocketModeOpen(appToken: string, apiUrl: string | und
   } catch (err) {
     return { ok: false, error: slackError(err) };
   }
+}
+
+/** conversations.info for each channel, in the terms access decisions use. */
+export async function slackChannelFacts(botToken: string, apiUrl: string | undefined, channels: readonly string[]): Promise<Map<string, ChannelAnswer>> {
+  const client = slackClient(botToken, apiUrl);
+  const answers = new Map<string, ChannelAnswer>();
+  for (const channel of new Set(channels)) {
+    try {
+      const result = await client.conversations.info({ channel });
+      answers.set(channel, result.channel ? { facts: channelFacts(result.channel) } : { error: 'no channel in the answer' });
+    } catch (err) {
+      answers.set(channel, { error: slackError(err) });
+    }
+  }
+  return answers;
 }
 
 export class AccessReviewError extends Error {}

@@ -8,9 +8,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster/kinds.js';
 import { slackSecretProblems, type Config } from '../config.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
+import { channelRows } from './channels.js';
 import { maintenanceRow } from './maintenance.js';
 import { permissionRow, requiredPermissions } from './permissions.js';
-import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackSocketModeOpen } from './probes.js';
+import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackChannelFacts, slackSocketModeOpen } from './probes.js';
 import { fail, pass, type CheckRow } from './report.js';
 import { scopeRows } from './scopes.js';
 
@@ -38,6 +39,8 @@ async function slackRows(config: Config): Promise<CheckRow[]> {
     if (auth.ok) {
       rows.push(pass('Slack bot token', `valid: workspace ${auth.team ?? '?'}, bot user @${auth.user ?? '?'}`));
       rows.push(...scopeRows(auth.scopes, REQUIRED_BOT_SCOPES));
+      const channels = Object.values(config.projects).flatMap((p) => (p.channel ? [p.channel] : []));
+      if (channels.length) rows.push(...channelRows(config.projects, await slackChannelFacts(slackBotToken, slackApiUrl, channels)));
     } else {
       rows.push(fail('Slack bot token', `auth.test failed (${auth.error}): put the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in SLACK_BOT_TOKEN; install the app to the workspace first`));
     }

@@ -51,6 +51,8 @@ export function demoConfigFile(dir: string, feedPath: string, logLevel: string):
     store: { path: join(dir, 'bot.db') },
     maintenance: { feed: feedPath, channel: CHANNELS.maintenance.id, timezone: 'UTC' },
     runai: { uiUrl: 'https://runai.example.org' },
+    // Any free port: the demo must not collide with a bot (or a second demo) on 9090.
+    ops: { port: 0 },
     log: { level: logLevel },
   };
 }

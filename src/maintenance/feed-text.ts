@@ -22,11 +22,17 @@ const END_CALENDAR = /^[ \t]*END:VCALENDAR[ \t]*\r?$/gim;
 const BEGIN_EVENT = /^[ \t]*BEGIN:VEVENT[ \t]*\r?$/im;
 const END_EVENT = /^[ \t]*END:VEVENT[ \t]*\r?$/gim;
 
+/**
+ * What the text looks like, without quoting it: a feed that is not a calendar may be anything
+ * (a login page, a secret file), and this message is posted to the operators' channel.
+ */
 function describeStart(text: string): string {
-  const head = text.trimStart().slice(0, 40).replace(/\s+/g, ' ');
+  const head = text.trimStart().slice(0, 512);
   if (!head) return 'the feed is empty';
-  if (head.startsWith('<')) return `it looks like HTML or XML ("${head}…")`;
-  return `it starts with "${head}…"`;
+  if (head.startsWith('<')) return 'it looks like HTML or XML (a login or error page?)';
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x08\x0e-\x1f\ufffd]/.test(head)) return 'it looks like binary data';
+  return 'it starts with text that is not iCalendar';
 }
 
 /** End index of the last match of a global line pattern, or -1. */

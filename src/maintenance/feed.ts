@@ -4,8 +4,17 @@
  * store. A failed refresh (network, HTTP error, too big, not a calendar, truncated) never
  * replaces that copy; it is reported with the time the current run of failures began, so the
  * caller can tell operators once per outage.
+ *
+ * What is fetched is untrusted, and failures are posted to the operators' channel: an error
+ * says what kind of problem there is, never the bytes. A file feed must be a regular file (not
+ * a device, FIFO or /proc or /sys pseudo-file, which could block, never end, or hold the
+ * process's environment); an HTTP feed follows at most MAX_REDIRECTS redirects, each to https
+ * on the same host, so a feed server cannot point the bot at another host or at plain http.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, statfs } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { normalizeFeedText } from './feed-text.js';
 
@@ -58,6 +67,22 @@ export interface FeedFetcherOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+/** Calendar hosts redirect once or twice (http → https, old path → new); more is a loop. */
+export const MAX_REDIRECTS = 3;
+
+/** statfs f_type of the Linux pseudo file systems whose files are not data (linux/magic.h). */
+const PSEUDO_FILESYSTEMS = new Map<number, string>([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x62656570, 'configfs'],
+  [0xde5e81e4, 'efivarfs'],
+  [0x1cd1, 'devpts'],
+]);
 
 type Fetched = { notModified: true } | { notModified: false; body: string; etag?: string; lastModified?: string };
 
@@ -138,7 +163,7 @@ export class FeedFetcher {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     try {
-      const response = await fetch(this.url, { headers, signal: abort.signal, redirect: 'follow' });
+      const response = await this.fetchFollowingSafeRedirects(headers, abort.signal);
       if (response.status === 304) return { notModified: true };
       if (!response.ok) {
         await response.body?.cancel();
@@ -166,6 +191,31 @@ export class FeedFetcher {
     }
   }
 
+  /**
+   * Follows redirects by hand: fetch's own following would go to any host and to plain http.
+   * Refusals name the host at most (feed paths often carry a secret token), never the body.
+   */
+  private async fetchFollowingSafeRedirects(headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+    const origin = new URL(this.url);
+    let url = origin;
+    for (let hops = 0; ; hops++) {
+      const response = await fetch(url, { headers, signal, redirect: 'manual' });
+      if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (!location) throw new FeedFetchError(`HTTP ${response.status} redirect without a Location`);
+      const next = new URL(location, url);
+      if (next.hostname !== origin.hostname) {
+        throw new FeedFetchError(`HTTP ${response.status} redirect to another host (${next.hostname}) not followed; only redirects to https on ${origin.hostname} are; point maintenance.feed at the final address`);
+      }
+      if (next.protocol !== 'https:') {
+        throw new FeedFetchError(`HTTP ${response.status} redirect to ${next.protocol.replace(':', '')} not followed; only redirects to https on ${origin.hostname} are; point maintenance.feed at the final address`);
+      }
+      if (hops + 1 > MAX_REDIRECTS) throw new FeedFetchError(`more than ${MAX_REDIRECTS} redirects; point maintenance.feed at the final address`);
+      url = next;
+    }
+  }
+
   /** Reads the body, aborting as soon as it grows past the cap (the server may not say its size). */
   private async readCapped(response: Response, abort: AbortController): Promise<string> {
     const chunks: Uint8Array[] = [];
@@ -185,13 +235,61 @@ export class FeedFetcher {
 
   private async readFile(cached: FeedCacheEntry | undefined): Promise<Fetched> {
     const path = this.url.startsWith('file:') ? fileURLToPath(this.url) : this.url;
-    const info = await stat(path);
-    if (info.size > this.maxBytes) {
-      throw new FeedFetchError(`the feed is ${info.size} bytes, more than the ${this.maxBytes}-byte limit`);
+    let handle: FileHandle;
+    try {
+      // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever.
+      handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    } catch (err) {
+      throw new FeedFetchError(`cannot open the feed file (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
     }
-    // A file has no ETag: its modification time and size stand in for one.
-    const lastModified = `${info.mtime.toISOString()} ${info.size}`;
-    if (cached?.lastModified === lastModified) return { notModified: true };
-    return { notModified: false, body: await readFile(path, 'utf8'), lastModified };
+    try {
+      // The opened file itself, so it cannot be swapped between the check and the read.
+      const info = await handle.stat();
+      if (!info.isFile()) throw new FeedFetchError(`the feed file is ${fileKind(info)}, not a regular file`);
+      const pseudo = await pseudoFileSystem(path);
+      if (pseudo) throw new FeedFetchError(`the feed file is on ${pseudo}, a kernel pseudo file system, not a regular file`);
+      if (info.size > this.maxBytes) {
+        throw new FeedFetchError(`the feed is ${info.size} bytes, more than the ${this.maxBytes}-byte limit`);
+      }
+      // A file has no ETag: its modification time and size stand in for one.
+      const lastModified = `${info.mtime.toISOString()} ${info.size}`;
+      if (cached?.lastModified === lastModified) return { notModified: true };
+      return { notModified: false, body: await this.readCappedFile(handle), lastModified };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Reads at most maxBytes: st_size is only a hint (it can grow, and pseudo-files say 0). */
+  private async readCappedFile(handle: FileHandle): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, this.maxBytes + 1 - size));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > this.maxBytes) throw new FeedFetchError(`the feed is more than the ${this.maxBytes}-byte limit`);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  }
+}
+
+function fileKind(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The pseudo file system `path` lies on (proc, sysfs, …), if any; undefined where statfs cannot say. */
+async function pseudoFileSystem(path: string): Promise<string | undefined> {
+  try {
+    return PSEUDO_FILESYSTEMS.get(Number((await statfs(path)).type));
+  } catch {
+    return undefined;
   }
 }

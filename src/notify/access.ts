@@ -4,8 +4,13 @@
  * Nobody else; the callers answer everyone else exactly as they answer for a workload that
  * does not exist, so a refusal reveals nothing.
  *
- * The decision is pure (`accessReason`); only project membership by user group or channel
- * needs Slack, and that is asked through `MembershipSource` and cached for a few minutes.
+ * Joining a channel is something anyone may do to a public channel, and a shared channel holds
+ * people from other workspaces; so a channel's members count as the project's only when the
+ * channel is private and not shared outside the workspace, or when the project opts in
+ * (`membersFromChannel: true`). Guests and people from other workspaces never count by channel.
+ *
+ * The decisions are pure (`accessReason`, `channelGrantsMembership`, `userMayJoinByChannel`);
+ * only the facts need Slack, asked through `MembershipSource` and cached for a few minutes.
  */
 import type { Workload } from '../model.js';
 import { sameOwner } from './owners.js';
@@ -14,13 +19,40 @@ export type AccessReason = 'admin' | 'owner' | 'project member';
 
 export interface AccessConfig {
   admins: readonly string[];
-  projects: Readonly<Record<string, { members?: readonly string[]; userGroup?: string; channel?: string }>>;
+  projects: Readonly<Record<string, { members?: readonly string[]; userGroup?: string; channel?: string; membersFromChannel?: boolean }>>;
+}
+
+/** What conversations.info says about a channel's reach. */
+export interface ChannelFacts {
+  private: boolean;
+  /** Shared with another workspace or organization, or an invitation to is pending. */
+  shared: boolean;
+}
+
+/** What users.info says about a person's standing in the bot's workspace. */
+export interface UserFacts {
+  /** A multi- or single-channel guest. */
+  guest: boolean;
+  /** From another workspace or organization (Slack Connect). */
+  external: boolean;
 }
 
 /** The Slack lookups membership needs (see slack/membership.ts for the Web API version). */
 export interface MembershipSource {
   userGroupMembers(userGroupId: string): Promise<string[]>;
   channelMembers(channelId: string): Promise<string[]>;
+  channelFacts(channelId: string): Promise<ChannelFacts>;
+  userFacts(userId: string): Promise<UserFacts>;
+}
+
+/** Whether a channel's members are the project's: private and unshared, or the project says so. */
+export function channelGrantsMembership(channel: ChannelFacts, optedIn: boolean): boolean {
+  return optedIn || (channel.private && !channel.shared);
+}
+
+/** Guests and people from elsewhere never become project members by being in a channel. */
+export function userMayJoinByChannel(user: UserFacts): boolean {
+  return !user.guest && !user.external;
 }
 
 /** What is known about a viewer and a workload's project, for the pure decision. */
@@ -46,7 +78,7 @@ export function ownsWorkload(identities: ReadonlySet<string>, owner: string | un
 export const MEMBERSHIP_TTL_MS = 5 * 60_000;
 
 export class WorkloadAccess {
-  private readonly cache = new Map<string, { members: ReadonlySet<string>; at: number }>();
+  private readonly cache = new Map<string, { value: unknown; at: number }>();
 
   constructor(
     private readonly config: AccessConfig,
@@ -66,8 +98,17 @@ export class WorkloadAccess {
     if (!p) return false;
     if (p.members?.includes(userId)) return true;
     if (p.userGroup && (await this.members(`usergroup ${p.userGroup}`, () => this.source.userGroupMembers(p.userGroup!))).has(userId)) return true;
-    if (p.channel && (await this.members(`channel ${p.channel}`, () => this.source.channelMembers(p.channel!))).has(userId)) return true;
+    if (p.channel) return this.isMemberByChannel(userId, p.channel, p.membersFromChannel === true);
     return false;
+  }
+
+  /** In `channelId`, which counts for the project, and a full member of the bot's workspace. */
+  private async isMemberByChannel(userId: string, channelId: string, optedIn: boolean): Promise<boolean> {
+    const channel = await this.cached(`channel info ${channelId}`, () => this.source.channelFacts(channelId));
+    if (!channel || !channelGrantsMembership(channel, optedIn)) return false;
+    if (!(await this.members(`channel ${channelId}`, () => this.source.channelMembers(channelId))).has(userId)) return false;
+    const user = await this.cached(`user ${userId}`, () => this.source.userFacts(userId));
+    return !!user && userMayJoinByChannel(user);
   }
 
   /** Why `userId` (who answers to `identities` in the cluster) may see `workload`, or undefined. */
@@ -79,16 +120,21 @@ export class WorkloadAccess {
   }
 
   private async members(what: string, lookup: () => Promise<string[]>): Promise<ReadonlySet<string>> {
-    const cached = this.cache.get(what);
+    return (await this.cached(what, async () => new Set(await lookup()))) ?? new Set();
+  }
+
+  /** A Slack fact, fresh for MEMBERSHIP_TTL_MS; undefined when it cannot be read (not cached). */
+  private async cached<T>(what: string, lookup: () => Promise<T>): Promise<T | undefined> {
+    const hit = this.cache.get(what);
     const now = this.now().getTime();
-    if (cached && now - cached.at < MEMBERSHIP_TTL_MS) return cached.members;
+    if (hit && now - hit.at < MEMBERSHIP_TTL_MS) return hit.value as T;
     try {
-      const members = new Set(await lookup());
-      this.cache.set(what, { members, at: now });
-      return members;
+      const value = await lookup();
+      this.cache.set(what, { value, at: now });
+      return value;
     } catch (err) {
       this.onLookupError(what, err);
-      return new Set();
+      return undefined;
     }
   }
 }

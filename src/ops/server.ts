@@ -1,10 +1,9 @@
 /**
  * /healthz (the process is alive), /readyz (cluster watch synced and Slack connected) and
- * /metrics (Prometheus). In HTTP mode Bolt serves these beside /slack/events; in Socket Mode
- * the bot serves them itself.
+ * /metrics (Prometheus), on a port of their own (ops.port) in both modes: never beside
+ * /slack/events, which in HTTP mode faces the internet, while these are for the cluster.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { CustomRoute } from '@slack/bolt';
 import type { Metrics } from './metrics.js';
 
 export interface Readiness {
@@ -31,11 +30,12 @@ export function opsHandlers(metrics: Metrics, readiness: Readiness): Record<stri
   };
 }
 
-export function opsCustomRoutes(handlers: Record<string, Handler>): CustomRoute[] {
-  return Object.entries(handlers).map(([path, handler]) => ({ path, method: ['GET'], handler }));
+export class OpsPortError extends Error {
+  readonly code = 'ops_port_unavailable';
 }
 
-export function startOpsServer(port: number, handlers: Record<string, Handler>): Promise<Server> {
+/** `host` undefined: every interface. A port that cannot be had is an OpsPortError naming ops.port. */
+export function startOpsServer(port: number, handlers: Record<string, Handler>, host?: string): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const handler = req.method === 'GET' ? handlers[path] : undefined;
@@ -43,8 +43,14 @@ export function startOpsServer(port: number, handlers: Record<string, Handler>):
     else send(res, 404, 'text/plain', 'not found\n');
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${host ?? 'all interfaces'}, port ${port}`;
+      const why = err.code === 'EADDRINUSE'
+        ? 'another process (or slack.port) already uses it'
+        : err.code === 'EACCES' ? 'not allowed to bind it (ports below 1024 need privileges)' : err.message;
+      reject(new OpsPortError(`cannot serve /healthz, /readyz and /metrics on ${where}: ${why} (${err.code ?? 'error'}); set ops.port (and ops.host) to a free one`, { cause: err }));
+    });
+    server.listen({ port, host }, () => resolve(server));
   });
 }
 

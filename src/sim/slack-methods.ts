@@ -4,7 +4,7 @@
  * the fields a client reads.
  */
 import { messageViolation, viewViolation, type BlockKitViolation } from './slack-block-rules.js';
-import type { SlackUser, SlackWorkspace } from './slack-workspace.js';
+import type { SlackChannel, SlackUser, SlackWorkspace } from './slack-workspace.js';
 
 export type Json = Record<string, unknown>;
 export type TokenKind = 'bot' | 'app';
@@ -30,14 +30,37 @@ const violation = (v: BlockKitViolation): Json =>
   fail(v.error, v.messages.length > 0 ? { response_metadata: { messages: v.messages } } : {});
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** conversations.info's channel object, trimmed; DMs are outside what the app asks about. */
+function channelObject(channel: SlackChannel, botUserId: string): Json {
+  const isPrivate = channel.is_private ?? false;
+  return {
+    id: channel.id,
+    name: channel.name,
+    is_channel: !isPrivate,
+    is_group: false,
+    is_im: false,
+    is_private: isPrivate,
+    is_archived: false,
+    is_shared: channel.is_shared ?? (channel.is_ext_shared || channel.is_org_shared || false),
+    is_ext_shared: channel.is_ext_shared ?? false,
+    is_org_shared: channel.is_org_shared ?? false,
+    is_pending_ext_shared: channel.is_pending_ext_shared ?? false,
+    is_member: channel.members.includes(botUserId),
+  };
+}
+
 function userObject(user: SlackUser, teamId: string): Json {
   return {
     id: user.id,
-    team_id: teamId,
+    team_id: user.team_id ?? teamId,
     name: user.name,
     real_name: user.real_name ?? user.name,
     deleted: user.deleted ?? false,
     is_bot: user.is_bot ?? false,
+    is_restricted: user.is_restricted ?? false,
+    is_ultra_restricted: user.is_ultra_restricted ?? false,
+    // Slack sends is_stranger only for people from another organization.
+    ...(user.is_stranger ? { is_stranger: true } : {}),
     tz: user.tz ?? 'Europe/Berlin',
     profile: {
       real_name: user.real_name ?? user.name,
@@ -120,10 +143,18 @@ export const METHODS: Record<string, MethodSpec> = {
     },
   },
 
+  'conversations.info': {
+    token: 'bot',
+    answer: ({ args, workspace }) => {
+      const channel = workspace.visibleChannel(str(args.channel));
+      return channel && !channel.user ? { ok: true, channel: channelObject(channel, workspace.botUserId) } : fail('channel_not_found');
+    },
+  },
+
   'conversations.members': {
     token: 'bot',
     answer: ({ args, workspace }) => {
-      const channel = workspace.channels.get(str(args.channel));
+      const channel = workspace.visibleChannel(str(args.channel));
       if (!channel) return fail('channel_not_found');
       const { items, next_cursor } = page(channel.members, args);
       return { ok: true, members: items, response_metadata: { next_cursor } };

@@ -12,9 +12,29 @@ export interface SlackUser {
   tz?: string;
   is_bot?: boolean;
   deleted?: boolean;
+  /** A guest: multi-channel (is_restricted) or single-channel (also is_ultra_restricted). */
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  /** From another organization, seen through a Slack Connect channel. */
+  is_stranger?: boolean;
+  /** Their home workspace; absent: this workspace. */
+  team_id?: string;
 }
 
-export interface SlackChannel {
+/** Visibility and sharing, as conversations.info reports them. */
+export interface ChannelFlags {
+  is_private?: boolean;
+  /** Shared with another organization (Slack Connect). */
+  is_ext_shared?: boolean;
+  /** Shared with any other workspace, in or outside the organization. */
+  is_shared?: boolean;
+  /** Shared across the workspaces of an Enterprise Grid organization. */
+  is_org_shared?: boolean;
+  /** A Slack Connect invitation is out but not yet accepted. */
+  is_pending_ext_shared?: boolean;
+}
+
+export interface SlackChannel extends ChannelFlags {
   id: string;
   name: string;
   members: string[];
@@ -63,14 +83,24 @@ export class SlackWorkspace {
     return [...this.users.values()].find((u) => !u.deleted && u.email?.toLowerCase() === wanted);
   }
 
-  addChannel(id: string, name: string, members: string[] = []): SlackChannel {
-    const channel = { id, name, members: [...members] };
+  addChannel(id: string, name: string, members: string[] = [], flags: ChannelFlags = {}): SlackChannel {
+    const channel = { id, name, members: [...members], ...flags };
     this.channels.set(id, channel);
     return channel;
   }
 
   addUserGroup(id: string, members: string[]): void {
     this.userGroups.set(id, [...members]);
+  }
+
+  /**
+   * A channel as the bot may read it: like Slack, a private channel the bot is not in answers
+   * channel_not_found (undefined), as if it did not exist.
+   */
+  visibleChannel(id: string): SlackChannel | undefined {
+    const channel = this.channels.get(id);
+    if (channel?.is_private && !channel.members.includes(this.botUserId)) return undefined;
+    return channel;
   }
 
   /** The bot's DM with `userId`: the same D… id every time for the same person. */

@@ -25,10 +25,10 @@ import {
 import { parseApiArgs, readBody } from './slack-request.js';
 import { ResponseUrls, type ResponsePost } from './slack-response-urls.js';
 import { SocketModeLink } from './slack-socket.js';
-import { SlackWorkspace, type SlackChannel, type SlackUser } from './slack-workspace.js';
+import { SlackWorkspace, type ChannelFlags, type SlackChannel, type SlackUser } from './slack-workspace.js';
 
 export type { Json } from './slack-methods.js';
-export type { SlackUser, SlackChannel, PostedMessage, HomeView } from './slack-workspace.js';
+export type { SlackUser, SlackChannel, ChannelFlags, PostedMessage, HomeView } from './slack-workspace.js';
 export type { BlockActionInput, SlashCommandInput } from './slack-payloads.js';
 export type { ResponsePost } from './slack-response-urls.js';
 
@@ -120,8 +120,8 @@ export class SlackSimulator {
     return this.workspace.addUser(user);
   }
 
-  addChannel(id: string, name: string, members: string[] = []): SlackChannel {
-    return this.workspace.addChannel(id, name, members);
+  addChannel(id: string, name: string, members: string[] = [], flags: ChannelFlags = {}): SlackChannel {
+    return this.workspace.addChannel(id, name, members, flags);
   }
 
   addUserGroup(id: string, members: string[]): void {

@@ -3,29 +3,29 @@
  * mode (every request verified with the signing secret; Bolt answers 401 to a bad, stale or
  * missing signature before any listener runs).
  */
-import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { slackLogLine } from './log-scrub.js';
 
 export { App };
 
 export interface SlackAppOptions {
   config: Config;
   log: Logger;
-  /** Health and metrics routes; served on slack.port by Bolt's HTTP receiver in HTTP mode. */
-  customRoutes?: CustomRoute[];
   /** Retries for the Web API: the outbox retries on its own schedule, so keep this small. */
   retries?: number;
 }
 
-export async function createSlackApp({ config, log, customRoutes, retries = 2 }: SlackAppOptions): Promise<App> {
+export async function createSlackApp({ config, log, retries = 2 }: SlackAppOptions): Promise<App> {
   const { secrets, slack } = config;
   const socket = slack.mode === 'socket';
   const app = new App({
     token: secrets.slackBotToken,
     ...(socket
       ? { socketMode: true, appToken: secrets.slackAppToken, installerOptions: { port: slack.port } }
-      : { signingSecret: secrets.slackSigningSecret, port: slack.port, customRoutes }),
+      // No customRoutes: this port is Slack's, public; ops endpoints have their own (ops/server.ts).
+      : { signingSecret: secrets.slackSigningSecret, port: slack.port }),
     clientOptions: {
       ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
       // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).
@@ -34,8 +34,8 @@ export async function createSlackApp({ config, log, customRoutes, retries = 2 }:
       rejectRateLimitedCalls: true,
       timeout: 15_000,
     },
-    logger: boltLogger(log.child({ component: 'bolt' })),
-    logLevel: LogLevel.WARN,
+    logger: boltLogger(log.child({ component: 'bolt' }, config.log.slackDebug ? { level: 'debug' } : {}), config.log.slackDebug),
+    logLevel: config.log.slackDebug ? LogLevel.DEBUG : LogLevel.WARN,
     // auth.test runs in init(), where a bad token is a catchable error, not a crash.
     deferInitialization: true,
   });
@@ -55,14 +55,19 @@ function withTrailingSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
 
-/** Bolt's logger interface over pino. Bolt logs request bodies only at debug; we stay at warn. */
-function boltLogger(log: Logger): BoltLogger {
-  let level: LogLevel = LogLevel.WARN;
+/**
+ * Bolt's logger interface over pino. Bolt, the Web API client and the Socket Mode client share
+ * it, and at debug they log whole envelopes and the Socket Mode ticket URL: debug lines are
+ * dropped unless log.slackDebug is true, and every line, at any level, is scrubbed of tokens,
+ * response_url, trigger_id and ticket URLs.
+ */
+export function boltLogger(log: Logger, debug = false): BoltLogger {
+  let level: LogLevel = debug ? LogLevel.DEBUG : LogLevel.WARN;
   return {
-    debug: (...msg: unknown[]) => log.debug(msg.map(String).join(' ')),
-    info: (...msg: unknown[]) => log.info(msg.map(String).join(' ')),
-    warn: (...msg: unknown[]) => log.warn(msg.map(String).join(' ')),
-    error: (...msg: unknown[]) => log.error(msg.map(String).join(' ')),
+    debug: debug ? (...msg: unknown[]) => log.debug(slackLogLine(msg)) : () => undefined,
+    info: (...msg: unknown[]) => log.info(slackLogLine(msg)),
+    warn: (...msg: unknown[]) => log.warn(slackLogLine(msg)),
+    error: (...msg: unknown[]) => log.error(slackLogLine(msg)),
     setLevel: (l: LogLevel) => {
       level = l;
     },

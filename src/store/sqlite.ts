@@ -3,7 +3,7 @@
  * to send (the outbox), what it last saw of each workload, people's mutes and settings, and
  * the last good maintenance feed. Everything that must survive a restart lives here.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -108,14 +108,40 @@ export interface StoredWorkload {
   deletedAt?: string;
 }
 
+/** Owner read/write only: the store holds who was told what, Slack user IDs and the outbox. */
+export const STORE_FILE_MODE = 0o600;
+export const STORE_DIR_MODE = 0o700;
+
+/**
+ * The store's directory (0700 when this creates it; an existing one, such as a volume's root or
+ * the working directory, is left as it is) and its file, created 0600 before SQLite opens it,
+ * since SQLite would create it 0644; an existing file is narrowed to 0600.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: STORE_DIR_MODE });
+  closeSync(openSync(path, 'a', STORE_FILE_MODE));
+  ownerOnly(path);
+}
+
+function ownerOnly(path: string): void {
+  try {
+    chmodSync(path, STORE_FILE_MODE);
+  } catch (err) {
+    // Not ours to change (another owner, a read-only mount): SQLite reports what matters when it opens it.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM' && (err as NodeJS.ErrnoException).code !== 'EROFS') throw err;
+  }
+}
+
 export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createPrivately(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
+    // SQLite gives new -wal/-shm files the database file's mode; older ones keep what they had.
+    if (path !== ':memory:') for (const side of [`${path}-wal`, `${path}-shm`]) if (existsSync(side)) ownerOnly(side);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();

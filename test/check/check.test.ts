@@ -143,6 +143,37 @@ describe('check against the simulated Slack and cluster', () => {
     expect(failed[1].detail).toContain('deploy/clusterrole.yaml');
   });
 
+  it('warns, without failing, about project channels whose members do not count: public, shared or unreadable', async () => {
+    const bot = 'USIMBOT';
+    slack.addChannel('C0PRIV', 'vision', [bot], { is_private: true });
+    slack.addChannel('C0PUB', 'llm', [bot]);
+    slack.addChannel('C0SHARED', 'genai', [bot], { is_private: true, is_ext_shared: true, is_shared: true });
+    slack.addChannel('C0HIDDEN', 'audio', [], { is_private: true });
+    const projects = {
+      vision: { channel: 'C0PRIV' },
+      llm: { channel: 'C0PUB' },
+      genai: { channel: 'C0SHARED' },
+      audio: { channel: 'C0HIDDEN' },
+      optin: { channel: 'C0PUB', membersFromChannel: true },
+    };
+    const rows = await runChecks(parseConfig({ projects, maintenance: { feed: join(dir, 'maintenance.ics'), channel: 'C0MAINT' } }, env), { source: 'test', now: () => new Date(), loadKubeConfig });
+    const channelRows = rows.filter((r) => r.check.startsWith('project '));
+    expect(channelRows.map((r) => [r.check, r.ok, !!r.warn])).toEqual([
+      ['project vision channel C0PRIV', true, false],
+      ['project llm channel C0PUB', true, true],
+      ['project genai channel C0SHARED', true, true],
+      ['project audio channel C0HIDDEN', true, true],
+      ['project optin channel C0PUB', true, true],
+    ]);
+    expect(channelRows[1].detail).toMatch(/^public: its members do not count.*membersFromChannel: true/);
+    expect(channelRows[2].detail).toMatch(/^shared outside the workspace: /);
+    expect(channelRows[3].detail).toContain('channel_not_found');
+    expect(channelRows[4].detail).toContain('whoever joins it');
+    expect(allOk(rows)).toBe(true);
+    expect(formatTable(rows)).toMatch(/^project llm channel C0PUB +WARN +public/m);
+    expect(formatTable(rows)).toMatch(/All \d+ checks passed \(4 with a warning\)\./);
+  });
+
   it('says once that the cluster cannot be asked when the API server refuses the credentials', async () => {
     const broken = loadKubeConfig(env.KUBECONFIG);
     broken.users[0] = { ...broken.users[0], token: 'wrong-token' } as never;

@@ -20,18 +20,20 @@ export function tempDir(prefix = 'bot-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** `yaml` is the config file as a user would write it; store, slack.port and tokens are filled in. */
+/** `yaml` is the config file as a user would write it; store, slack.port, ops.port and tokens are filled in. */
 export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
   yaml: Record<string, any> = {},
-  options: { dir?: string; now?: () => Date; env?: Record<string, string> } = {},
+  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string } = {},
 ): Promise<TestBot> {
   const dir = options.dir ?? tempDir();
   const config = parseConfig(
     {
       ...yaml,
       slack: { port: 0, ...(yaml.slack ?? {}) },
+      // Tests run in parallel: each bot takes free ports, not the fixed defaults.
+      ops: { port: 0, ...(yaml.ops ?? {}) },
       store: { path: join(dir, 'bot.db'), ...(yaml.store ?? {}) },
     },
     {
@@ -42,7 +44,7 @@ export async function startTestBot(
       ...options.env,
     },
   );
-  const captured = captureLog('info');
+  const captured = captureLog(options.logLevel ?? 'info');
   const kubeConfig = loadKubeConfig(kube.writeKubeconfig(dir));
   const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig });
   return Object.assign(bot, { captured, dir });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,5 +152,75 @@ describe('FeedFetcher', () => {
     } finally {
       rmSync(dir, { recursive: true });
     }
+  });
+
+  it('follows no redirect to another host, nor to plain http on the same host', async () => {
+    const other = new FeedServer();
+    await other.start();
+    try {
+      // Same machine, other host name: what a feed server pointing the bot elsewhere looks like.
+      const elsewhere = other.url.replace('127.0.0.1', 'localhost');
+      server.handler = (_req, res) => res.writeHead(302, { location: elsewhere }).end();
+      const cross = await fetcher().refresh();
+      expect(cross.body).toBeUndefined();
+      expect(cross.error?.message).toMatch(/^HTTP 302 redirect to another host \(localhost\) not followed; only redirects to https on 127\.0\.0\.1 are/);
+      expect(cross.error?.message).not.toContain('/calendar/secret');
+      expect(other.requests).toHaveLength(0);
+
+      server.handler = (req, res) => (req.url === '/moved.ics' ? res.end(FEED) : res.writeHead(301, { location: '/moved.ics' }).end());
+      const downgrade = await fetcher().refresh();
+      expect(downgrade.error?.message).toMatch(/^HTTP 301 redirect to http not followed/);
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  describe('file feeds', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'feed-file-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const read = (feed: string, maxBytes?: number) => new FeedFetcher({ feed, cache: new MemoryFeedCache(), now, ...(maxBytes ? { maxBytes } : {}) }).refresh();
+    /** Everything a refresh hands back, as operators could see it. */
+    const said = (result: Awaited<ReturnType<typeof read>>) => JSON.stringify({ ...result, error: result.error?.message, cause: String(result.error?.cause ?? '') });
+
+    it('refuses /dev/zero as a character device, without reading it', async () => {
+      const result = await read('/dev/zero');
+      expect(result.body).toBeUndefined();
+      expect(result.error?.message).toBe('the feed file is a character device, not a regular file');
+      expect(said(result)).not.toMatch(/\\u0000/);
+    });
+
+    it('refuses a FIFO at once, even with no writer (opening it must not wait)', async () => {
+      const fifo = join(dir, 'feed.ics');
+      execFileSync('mkfifo', [fifo]);
+      const result = await read(pathToFileURL(fifo).href);
+      expect(result.error?.message).toBe('the feed file is a FIFO (named pipe), not a regular file');
+    });
+
+    (existsSync('/proc/self/environ') ? it : it.skip)('refuses /proc/self/environ and echoes none of the environment', async () => {
+      const environ = readFileSync('/proc/self/environ', 'utf8').split('\0').filter((v) => v.length > 8);
+      const result = await read('file:///proc/self/environ');
+      expect(result.body).toBeUndefined();
+      expect(result.error?.message).toBe('the feed file is on proc, a kernel pseudo file system, not a regular file');
+      for (const variable of environ) expect(said(result)).not.toContain(variable);
+    });
+
+    it('says what is wrong with a file that is not a calendar, never what it holds', async () => {
+      const path = join(dir, 'secrets.env');
+      writeFileSync(path, 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY\n');
+      const result = await read(path);
+      expect(result.error?.message).toBe('the feed is not usable: not an iCalendar feed: no BEGIN:VCALENDAR line, and it starts with text that is not iCalendar');
+      expect(said(result)).not.toContain('wJalrXUtnFEMI');
+      expect(said(result)).not.toContain('AWS_SECRET');
+      writeFileSync(path, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00]));
+      expect((await read(path)).error?.message).toMatch(/it looks like binary data$/);
+    });
+
+    it('refuses a file larger than the size cap', async () => {
+      const path = join(dir, 'big.ics');
+      writeFileSync(path, FEED.repeat(10));
+      expect((await read(path, 2000)).error?.message).toMatch(/more than the 2000-byte limit$/);
+    });
   });
 });

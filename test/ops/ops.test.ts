@@ -61,11 +61,29 @@ describe('operations', () => {
     expect(String(failures[0].err)).toContain('503');
   });
 
+  it('reports clearly when ops.port is taken, naming the key to change', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, resolve));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      await expect(sims.startBot({ ops: { port: taken } })).rejects.toThrow(new RegExp(`port ${taken}: another process .*\\(EADDRINUSE\\); set ops\\.port`));
+    } finally {
+      sims.bot = undefined;
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('binds the ops endpoints to ops.host', async () => {
+    bot = await sims.startBot({ ops: { port: 0, host: '127.0.0.1' } });
+    expect((await fetch(`http://127.0.0.1:${bot.port}/healthz`)).status).toBe(200);
+    await expect(fetch(`http://[::1]:${bot.port}/healthz`)).rejects.toThrow();
+  });
+
   it('exits within 10 seconds of SIGTERM, logging JSON without any token', async () => {
     const dir = tempDir();
     const port = await freePort();
     const config = join(dir, 'config.yml');
-    writeFileSync(config, `slack: { port: ${port} }\nstore: { path: ${join(dir, 'bot.db')} }\n`);
+    writeFileSync(config, `slack: { port: ${port} }\nops: { port: ${port} }\nstore: { path: ${join(dir, 'bot.db')} }\n`);
     const child = spawn(process.execPath, [CLI, 'start', '--config', config], {
       env: {
         PATH: process.env.PATH,

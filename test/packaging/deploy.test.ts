@@ -1,7 +1,8 @@
 /**
  * Renders deploy/ with the real kubectl (kustomize) and checks what a cluster would receive:
- * least-privilege RBAC, the probes, the restricted securityContext, and that the Secret, the
- * volume and the config all line up with what the bot reads.
+ * least-privilege RBAC (the verbs the code calls, no more), the probes on the ops port, a
+ * NetworkPolicy, the restricted securityContext, and that the Secret, the volume and the
+ * config all line up with what the bot reads.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,14 +16,21 @@ const NAMESPACE = 'runai-slack-bot';
 const STORE_DIR = '/var/lib/runai-slack-bot';
 const TOKENS_SECRET = 'runai-slack-bot-tokens';
 
-/** Exactly what the bot reads; anything more in the ClusterRole is a finding. */
+/**
+ * Exactly the calls the bot makes; anything more in the ClusterRole is a finding. Workloads:
+ * list + watch (src/cluster/watcher.ts); podgroups, pods, events, namespaces: list, pods/log:
+ * get (src/cluster/reader.ts); selfsubjectaccessreviews: create (src/check/probes.ts).
+ */
 const EXPECTED_RULES = [
   // Every kind the watcher may watch, so a cluster serving one of them never answers 403.
-  { apiGroups: [RUNAI_GROUP], resources: [...WORKLOAD_PLURALS], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: ['scheduling.run.ai'], resources: ['podgroups'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [''], resources: ['pods', 'events', 'namespaces'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [RUNAI_GROUP], resources: [...WORKLOAD_PLURALS], verbs: ['list', 'watch'] },
+  { apiGroups: ['scheduling.run.ai'], resources: ['podgroups'], verbs: ['list'] },
+  { apiGroups: [''], resources: ['pods', 'events', 'namespaces'], verbs: ['list'] },
   { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+  { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
 ];
+const OPS_PORT = 9090;
+const SLACK_PORT = 3000;
 
 // Rendered manifests are loosely typed YAML; the assertions below say what each field must be.
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [k: string]: any }; [k: string]: any };
@@ -66,9 +74,9 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     return { mount, volume: pod.volumes.find((v: K8sObject) => v.name === mount.name) };
   };
 
-  it('contains the namespace, identity, RBAC, config, storage, workload and service, and no Secret', () => {
+  it('contains the namespace, identity, RBAC, config, storage, workload, service and network policy, and no Secret', () => {
     expect(objects.map((o) => o.kind).sort()).toEqual(
-      ['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'PersistentVolumeClaim', 'Service', 'ServiceAccount'].sort(),
+      ['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'PersistentVolumeClaim', 'Service', 'ServiceAccount'].sort(),
     );
     for (const o of objects.filter((o) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind))) {
       expect(`${o.kind}/${o.metadata.namespace}`).toBe(`${o.kind}/${NAMESPACE}`);
@@ -77,18 +85,20 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(one('Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
   });
 
-  it('grants exactly get/list/watch on the watched workload kinds, podgroups, pods, events and namespaces, and get on pods/log', () => {
+  it('grants exactly the verbs the code calls: list/watch workloads, list podgroups, pods, events and namespaces, get pods/log, create selfsubjectaccessreviews', () => {
     expect(one('ClusterRole').rules).toEqual(EXPECTED_RULES);
   });
 
-  it('grants no wildcard, no secrets and no write verb', () => {
+  it('grants no wildcard, no secrets and no write verb but asking about its own permissions', () => {
     const rules: K8sObject[] = one('ClusterRole').rules;
     for (const rule of rules) {
       expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
       expect(rule.resources).not.toContain('secrets');
       expect(rule.nonResourceURLs).toBeUndefined();
       expect(rule.resourceNames).toBeUndefined();
-      for (const verb of rule.verbs) expect(['get', 'list', 'watch']).toContain(verb);
+      // The one write verb is asking about the bot's own permissions, for `check`.
+      const allowed = rule.resources.includes('selfsubjectaccessreviews') ? ['create'] : ['get', 'list', 'watch'];
+      for (const verb of rule.verbs) expect(allowed).toContain(verb);
     }
     expect(rules.find((r) => r.resources.includes('pods/log'))!.verbs).toEqual(['get']);
   });
@@ -110,10 +120,13 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(container.args).toEqual(['start', '--config', '/etc/runai-slack-bot/config.yml']);
   });
 
-  it('probes /healthz for liveness and /readyz for readiness on the named port 3000', () => {
-    expect(container.ports).toEqual([{ name: 'http', containerPort: 3000, protocol: 'TCP' }]);
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+  it('probes /healthz for liveness and /readyz for readiness on the ops port, not the Slack port', () => {
+    expect(container.ports).toEqual([
+      { name: 'ops', containerPort: OPS_PORT, protocol: 'TCP' },
+      { name: 'slack', containerPort: SLACK_PORT, protocol: 'TCP' },
+    ]);
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'ops' });
   });
 
   it('runs under a restricted securityContext as uid 10001 with a read-only root filesystem', () => {
@@ -180,26 +193,51 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(container.args).toContain(`${mount.mountPath}/config.yml`);
   });
 
-  it('ships a config that the bot accepts, storing and archiving on the volume and serving on the probed port', () => {
+  it('ships a config that the bot accepts, storing and archiving on the volume and serving ops on the probed port', () => {
     const raw = parse(one('ConfigMap').data['config.yml']);
     const config = parseConfig(raw, {});
     expect(config.store.path.startsWith(`${STORE_DIR}/`)).toBe(true);
     expect(config.archive?.dir.startsWith(`${STORE_DIR}/`)).toBe(true);
-    // Socket Mode serves health and metrics on ops.port, HTTP mode on slack.port: both must be
-    // the probed container port, so switching slack.mode keeps the probes working.
-    expect([config.slack.port, config.ops.port]).toEqual([3000, 3000]);
+    // Both modes serve health and metrics on ops.port, HTTP mode /slack/events on slack.port:
+    // switching slack.mode keeps the probes working, and the ops port is never the public one.
+    expect([config.slack.port, config.ops.port]).toEqual([SLACK_PORT, OPS_PORT]);
+    expect(config.ops.host).toBeUndefined(); // every interface: the kubelet and Prometheus use the pod IP
+    expect(config.log.slackDebug).toBe(false);
+    expect(() => parseConfig({ ...raw, slack: { ...raw.slack, mode: 'http' } }, {})).not.toThrow();
   });
 
-  it('exposes port 3000 to Prometheus through a ClusterIP Service selecting the pod', () => {
+  it('exposes the ops port to Prometheus and the Slack port for HTTP mode through a ClusterIP Service selecting the pod', () => {
     const service = one('Service');
     expect(service.spec.type).toBe('ClusterIP');
-    expect(service.spec.ports).toEqual([{ name: 'http', port: 3000, targetPort: 'http', protocol: 'TCP' }]);
+    expect(service.spec.ports).toEqual([
+      { name: 'ops', port: OPS_PORT, targetPort: 'ops', protocol: 'TCP' },
+      { name: 'slack', port: SLACK_PORT, targetPort: 'slack', protocol: 'TCP' },
+    ]);
     expect(service.metadata.annotations).toEqual({
       'prometheus.io/scrape': 'true',
-      'prometheus.io/port': '3000',
+      'prometheus.io/port': String(OPS_PORT),
       'prometheus.io/path': '/metrics',
     });
     const podLabels = one('Deployment').spec.template.metadata.labels;
     for (const [key, value] of Object.entries(service.spec.selector)) expect(podLabels[key]).toBe(value);
+  });
+
+  it('lets in only the ops port from the cluster and the Slack port, and out only DNS and HTTPS (not the metadata endpoint)', () => {
+    const policy = one('NetworkPolicy');
+    const podLabels = one('Deployment').spec.template.metadata.labels;
+    for (const [key, value] of Object.entries(policy.spec.podSelector.matchLabels)) expect(podLabels[key]).toBe(value);
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(policy.spec.ingress).toEqual([
+      { from: [{ namespaceSelector: {} }], ports: [{ port: 'ops', protocol: 'TCP' }] },
+      { ports: [{ port: 'slack', protocol: 'TCP' }] },
+    ]);
+    // Named ports resolve to the container's: the policy follows the Deployment.
+    expect(container.ports.map((p: K8sObject) => p.name).sort()).toEqual(['ops', 'slack']);
+    const egress: K8sObject[] = policy.spec.egress;
+    const ports = egress.flatMap((rule) => rule.ports.map((p: K8sObject) => `${p.port}/${p.protocol}`));
+    expect(ports.sort()).toEqual(['443/TCP', '53/TCP', '53/UDP', '6443/TCP']);
+    const https = egress.find((rule) => rule.ports.some((p: K8sObject) => p.port === 443))!;
+    expect(https.to).toContainEqual({ ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } });
+    for (const rule of egress) for (const peer of rule.to ?? []) expect(peer.ipBlock?.except ?? ['169.254.169.254/32']).toContain('169.254.169.254/32');
   });
 });

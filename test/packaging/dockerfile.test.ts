@@ -134,10 +134,10 @@ describe('Dockerfile', () => {
     expect(runs).toMatch(/path: \/var\/lib\/runai-slack-bot\//);
   });
 
-  it('starts the bot with the mounted config by default, in production mode, on port 3000', () => {
+  it('starts the bot with the mounted config by default, in production mode, on the ops port 9090 and the Slack port 3000', () => {
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bRUNAI_BOT_CONFIG=\/etc\/runai-slack-bot\/config\.yml\b/);
-    expect(argsOf(runtime, 'EXPOSE')).toEqual(['3000']);
+    expect(argsOf(runtime, 'EXPOSE')).toEqual(['9090', '3000']); // one line each, each with its comment
     expect(JSON.parse(argsOf(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['node', 'dist/cli.js']);
     expect(JSON.parse(argsOf(runtime, 'CMD').at(-1)!)).toEqual(['start', '--config', '/etc/runai-slack-bot/config.yml']);
   });

@@ -1,7 +1,24 @@
-import { accessReason, MEMBERSHIP_TTL_MS, WorkloadAccess, type MembershipSource } from '../../src/notify/access.js';
+import {
+  accessReason,
+  channelGrantsMembership,
+  MEMBERSHIP_TTL_MS,
+  userMayJoinByChannel,
+  WorkloadAccess,
+  type ChannelFacts,
+  type MembershipSource,
+  type UserFacts,
+} from '../../src/notify/access.js';
+import { channelFacts, userFacts } from '../../src/slack/membership.js';
 
-/** A membership directory that counts how often it is asked. */
-function directory(groups: Record<string, string[]>, channels: Record<string, string[]>) {
+const PRIVATE: ChannelFacts = { private: true, shared: false };
+const FULL_MEMBER: UserFacts = { guest: false, external: false };
+
+/** A membership directory that counts how often it is asked; channels are private, people full members unless said. */
+function directory(
+  groups: Record<string, string[]>,
+  channels: Record<string, string[]>,
+  facts: { channels?: Record<string, ChannelFacts>; users?: Record<string, UserFacts> } = {},
+) {
   const asked = { groups: 0, channels: 0 };
   const source: MembershipSource = {
     userGroupMembers: async (id) => {
@@ -13,6 +30,8 @@ function directory(groups: Record<string, string[]>, channels: Record<string, st
       asked.channels++;
       return channels[id] ?? [];
     },
+    channelFacts: async (id) => facts.channels?.[id] ?? PRIVATE,
+    userFacts: async (id) => facts.users?.[id] ?? FULL_MEMBER,
   };
   return { source, asked };
 }
@@ -78,5 +97,64 @@ describe('WorkloadAccess', () => {
     await access.reasonToSee('U0ALICE', new Set(['alice']), vision);
     await access.reasonToSee('U0ADMIN', new Set(), vision);
     expect(asked).toEqual({ groups: 0, channels: 0 });
+  });
+});
+
+describe('membership by channel', () => {
+  const vision = { owner: 'alice', project: 'vision' };
+  const channelOnly = (membersFromChannel?: boolean) => ({ admins: [], projects: { vision: { channel: 'C0VISION', membersFromChannel } } });
+
+  it.each([
+    ['private, not shared', PRIVATE, false, true],
+    ['public', { private: false, shared: false }, false, false],
+    ['private but shared', { private: true, shared: true }, false, false],
+    ['public, opted in', { private: false, shared: false }, true, true],
+    ['shared, opted in', { private: true, shared: true }, true, true],
+  ])('a %s channel grants membership: %s / opt-in %s → %s', (_what, channel, optedIn, grants) => {
+    expect(channelGrantsMembership(channel, optedIn)).toBe(grants);
+  });
+
+  it('never lets guests or people from other workspaces in by channel', () => {
+    expect(userMayJoinByChannel(FULL_MEMBER)).toBe(true);
+    expect(userMayJoinByChannel({ guest: true, external: false })).toBe(false);
+    expect(userMayJoinByChannel({ guest: false, external: true })).toBe(false);
+  });
+
+  it('reads Slack flags cautiously: any sharing flag is shared, a foreign or missing team is external', () => {
+    expect(channelFacts({ is_private: true })).toEqual(PRIVATE);
+    expect(channelFacts({})).toEqual({ private: false, shared: false });
+    for (const flag of ['is_shared', 'is_ext_shared', 'is_org_shared', 'is_pending_ext_shared']) {
+      expect(channelFacts({ is_private: true, [flag]: true })).toEqual({ private: true, shared: true });
+    }
+    expect(userFacts({ team_id: 'T1' }, 'T1')).toEqual(FULL_MEMBER);
+    expect(userFacts({ team_id: 'T1', is_restricted: true }, 'T1').guest).toBe(true);
+    expect(userFacts({ team_id: 'T1', is_ultra_restricted: true }, 'T1').guest).toBe(true);
+    expect(userFacts({ team_id: 'T1', is_stranger: true }, 'T1').external).toBe(true);
+    expect(userFacts({ team_id: 'T2' }, 'T1').external).toBe(true);
+    expect(userFacts({}, 'T1').external).toBe(true);
+  });
+
+  it('refuses a public channel member unless the project opts in, and a guest even then', async () => {
+    const facts = { channels: { C0VISION: { private: false, shared: false } }, users: { U0GUEST: { guest: true, external: false } } };
+    const { source } = directory({}, { C0VISION: ['U0CHAN', 'U0GUEST'] }, facts);
+    expect(await new WorkloadAccess(channelOnly(), source, () => new Date()).reasonToSee('U0CHAN', new Set(), vision)).toBeUndefined();
+    const optedIn = new WorkloadAccess(channelOnly(true), source, () => new Date());
+    expect(await optedIn.reasonToSee('U0CHAN', new Set(), vision)).toBe('project member');
+    expect(await optedIn.reasonToSee('U0GUEST', new Set(), vision)).toBeUndefined();
+  });
+
+  it('treats a channel or person Slack cannot describe as granting nothing', async () => {
+    const source: MembershipSource = {
+      userGroupMembers: async () => [],
+      channelMembers: async () => ['U0CHAN'],
+      channelFacts: async () => {
+        throw new Error('channel_not_found');
+      },
+      userFacts: async () => FULL_MEMBER,
+    };
+    const failures: string[] = [];
+    const access = new WorkloadAccess(channelOnly(true), source, () => new Date(), (what) => failures.push(what));
+    expect(await access.reasonToSee('U0CHAN', new Set(), vision)).toBeUndefined();
+    expect(failures).toEqual(['channel info C0VISION']);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * HTTP mode (`slack.mode: http`): Slack's requests arrive at /slack/events signed with the
- * signing secret. A signed command, click and Home tab event are answered; unsigned, stale and
+ * signing secret, on a port that serves nothing else (health and metrics are on ops.port). A signed command, click and Home tab event are answered; unsigned, stale and
  * tampered requests get 401 and nothing is done with them.
  */
 import { once } from 'node:events';
@@ -39,7 +39,7 @@ describe('HTTP mode', () => {
   beforeAll(async () => {
     catcher = await startResponseCatcher();
     world = await startWorld({ ...baseConfig, slack: { mode: 'http' } });
-    events = `http://127.0.0.1:${world.bot.port}/slack/events`;
+    events = `http://127.0.0.1:${world.bot.slackPort}/slack/events`;
   });
 
   afterAll(async () => {
@@ -60,6 +60,21 @@ describe('HTTP mode', () => {
       response_url: catcher.url(responseId),
       trigger_id: '1.2',
     },
+  });
+
+  it('serves nothing but /slack/events on the public Slack port; health and metrics are on ops.port', async () => {
+    const slackBase = `http://127.0.0.1:${world.bot.slackPort}`;
+    const opsBase = `http://127.0.0.1:${world.bot.port}`;
+    expect(world.bot.port).not.toBe(world.bot.slackPort);
+    for (const path of ['/metrics', '/healthz', '/readyz']) {
+      const onSlack = await fetch(`${slackBase}${path}`);
+      expect(`${path} ${onSlack.status}`).toBe(`${path} 404`);
+      expect(await onSlack.text()).not.toContain('runai_bot_');
+      expect(`${path} ${(await fetch(`${opsBase}${path}`)).status}`).toBe(`${path} 200`);
+    }
+    expect(await (await fetch(`${opsBase}/metrics`)).text()).toContain('runai_bot_transitions_total');
+    // Slack's own path is not on the ops port either.
+    expect((await fetch(`${opsBase}/slack/events`, { method: 'POST' })).status).toBe(404);
   });
 
   it('answers a signed slash command through its response_url', async () => {

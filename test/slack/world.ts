@@ -3,7 +3,8 @@
  * over the same workloads, and the real bot between them.
  *
  * - Alice owns `resnet` (vision, Failed, its log holds a token) and `bert` (llm, Running).
- * - Carol is in vision's explicit member list, Grace in its user group, Hank in its channel.
+ * - Carol is in vision's explicit member list, Grace in its user group, Hank in its channel
+ *   (private, with the bot in it: the only kind whose members count without opting in).
  * - Dave is an admin. Erin is nobody in particular.
  * - `sdxl` (genai, owned by noa) waits for GPUs, and the scheduler says so.
  * - `twin` exists in both vision and llm.
@@ -93,7 +94,7 @@ export async function startWorld(yaml: Record<string, any> = baseConfig): Promis
   const kube = await startFakeKube();
   const slack = await startFakeSlack({ users: [ALICE, BOB, CAROL, DAVE, ERIN, GRACE, HANK] });
   slack.addUserGroup('S0VISION', [GRACE.id]);
-  slack.addChannel('C0VISION', 'vision', [HANK.id, ALICE.id]);
+  slack.addChannel('C0VISION', 'vision', [HANK.id, ALICE.id, slack.workspace.botUserId], { is_private: true });
   await populate(kube);
   const bot = await startTestBot(kube, slack, yaml);
   return {
