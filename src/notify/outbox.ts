@@ -191,11 +191,11 @@ export class Outbox {
     const { store, log } = this.options;
     for (;;) {
       if (this.stopped || !this.recordUnrecorded() || this.holding()) return;
-      const due = this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50));
+      const due = this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
       if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
-        if (this.stopped || this.storeProblem || this.holding()) return;
+        if (this.stopped || !this.storeReady() || this.holding()) return;
         if (this.expired(item)) {
           progressed = true;
           continue;
@@ -276,7 +276,7 @@ export class Outbox {
       anchor: store.ledgerEntry(anchorKey),
       queued: store.queuedItem(anchorKey),
       entries: store.burstEntries(anchorKey),
-    }));
+    }), false);
     if (!read) return;
     const { burst, anchor, queued, entries } = read;
     if (!burst) {
@@ -440,6 +440,11 @@ export class Outbox {
     if (!this.write(op, write)) this.unrecorded.set(item.key, { op, write });
   }
 
+  /** Healthy, or due to probe again with nothing Slack accepted still unwritten. */
+  private storeReady(): boolean {
+    return !this.storeProblem || (!this.unrecorded.size && this.options.now().getTime() >= this.storeRetryAt);
+  }
+
   /** Writes the facts kept in memory; false while the store still refuses (or is backing off). */
   private recordUnrecorded(): boolean {
     if (!this.storeProblem) return true;
@@ -454,14 +459,17 @@ export class Outbox {
 
   /** A store write; a failure is logged, counted and backed off, never thrown. */
   private write(op: string, call: () => void): boolean {
-    return this.storeCall(op, () => (call(), true)) ?? false;
+    return this.storeCall(op, () => (call(), true), true) ?? false;
   }
 
-  /** A store call; undefined when it failed (logged, counted, backed off). */
-  private storeCall<T>(op: string, call: () => T): T | undefined {
+  /**
+   * A store call; undefined when it failed (logged, counted, backed off). Only a write that
+   * works ends a store problem: with SQLITE_FULL or SQLITE_READONLY reads still succeed.
+   */
+  private storeCall<T>(op: string, call: () => T, writes = true): T | undefined {
     try {
       const value = call();
-      if (this.storeProblem && this.unrecorded.size <= 1) {
+      if (writes && this.storeProblem && this.unrecorded.size <= 1) {
         // (The fact being written back may be the last one kept in memory.)
         this.options.log.info({ op, store: this.options.store.path, was: this.storeProblem.code }, 'the store accepts writes again');
         this.storeProblem = undefined;

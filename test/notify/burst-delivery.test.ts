@@ -128,6 +128,21 @@ describe('burst delivery', () => {
     expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id });
   });
 
+  it('sends the folded alerts on their own when Slack refuses to rewrite the first message (deleted meanwhile)', async () => {
+    running(['w1', 'w2']);
+    bot = await sims.startBot(config, { now: () => clock });
+    fail('w1');
+    await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the first DM');
+    fail('w2');
+    await decided('w2');
+    slack.failNext('chat.update', 'message_not_found');
+    later(60_000);
+    await bot.settle();
+    const messages = await eventually(() => slack.messagesTo(ALICE.id).length === 2 && slack.messagesTo(ALICE.id), 'w2 on its own');
+    expect(text(messages[1])).toContain('w2');
+    expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id, ts: (messages[1].response as { ts: string }).ts });
+  });
+
   it('does not list a workload muted since it was folded, and lists the rest', async () => {
     running(['w1', 'w2', 'w3']);
     bot = await sims.startBot(config, { now: () => clock });
