@@ -72,6 +72,8 @@ export interface OutboxOptions {
 
 export interface StoreProblem {
   op: string;
+  /** A write failed (SQLITE_FULL, SQLITE_READONLY, …), not only a read. */
+  write: boolean;
   message: string;
   code?: string;
   at: string;
@@ -389,17 +391,15 @@ export class Outbox {
       return true;
     }
     this.options.onError?.('transient');
+    // Hand-written rather than p-retry: the backoff lives in the database (attempts,
+    // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
     this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message));
     return false;
   }
 
-  /**
-   * No attempt cap: an owed message waits out any outage up to the retention, then is dropped
-   * loudly. The backoff stays hand-written (not p-retry) because it lives in the database
-   * (attempts, next_attempt_at) and must carry over restarts, which an in-process retry cannot.
-   */
+  /** No attempt cap: an owed message waits out any outage up to the retention, then is dropped loudly. */
   private expired(item: OutboxItem): boolean {
     const retention = this.options.retentionMs ?? DEFAULT_RETENTION_MS;
     const age = this.options.now().getTime() - Date.parse(item.createdAt);
@@ -469,7 +469,8 @@ export class Outbox {
   private storeCall<T>(op: string, call: () => T, writes = true): T | undefined {
     try {
       const value = call();
-      if (writes && this.storeProblem && this.unrecorded.size <= 1) {
+      // (A failed write is always followed by another: the item it was about is still due, or its fact is kept here.)
+      if (this.storeProblem && (writes || !this.storeProblem.write) && this.unrecorded.size <= 1) {
         // (The fact being written back may be the last one kept in memory.)
         this.options.log.info({ op, store: this.options.store.path, was: this.storeProblem.code }, 'the store accepts writes again');
         this.storeProblem = undefined;
@@ -481,7 +482,7 @@ export class Outbox {
       this.storeFailures += 1;
       const wait = Math.min(MAX_STORE_BACKOFF_MS, 500 * 2 ** Math.min(this.storeFailures - 1, 10));
       this.storeRetryAt = this.options.now().getTime() + wait;
-      this.storeProblem = { op, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.path };
+      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.path };
       this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.path, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
       this.options.onStoreError?.(op, err);
       return undefined;
