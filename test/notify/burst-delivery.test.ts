@@ -143,6 +143,33 @@ describe('burst delivery', () => {
     expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id, ts: (messages[1].response as { ts: string }).ts });
   });
 
+  it('keeps an accepted rewrite in memory while the store cannot record it, and does not rewrite again meanwhile', async () => {
+    running(['w1', 'w2']);
+    bot = await sims.startBot(config, { now: () => clock });
+    fail('w1');
+    await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the first DM');
+    fail('w2');
+    const key2 = await decided('w2');
+    // A real SQLite error on the write that records the folded alert as told.
+    bot.store.db.exec("CREATE TRIGGER no_told BEFORE UPDATE ON burst_entries BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    for (let i = 0; i < 3; i++) {
+      later(60_000);
+      await bot.settle();
+    }
+    expect(accepted('chat.update').filter((c) => text(c).includes('w2'))).toHaveLength(1);
+    expect(bot.store.wasSent(key2)).toBe(false);
+    expect(bot.outbox.storeHealthy()).toBe(false);
+    expect(bot.outbox.lastStoreError()).toMatchObject({ op: 'completeBurstRewrite', path: bot.store.path });
+
+    bot.store.db.exec('DROP TRIGGER no_told');
+    later(60_000);
+    await bot.settle();
+    expect(bot.outbox.storeHealthy()).toBe(true);
+    expect(bot.store.ledgerEntry(key2)).toMatchObject({ recipient: ALICE.id });
+    expect(accepted('chat.update').filter((c) => text(c).includes('w2'))).toHaveLength(1);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+  });
+
   it('does not list a workload muted since it was folded, and lists the rest', async () => {
     running(['w1', 'w2', 'w3']);
     bot = await sims.startBot(config, { now: () => clock });
