@@ -112,6 +112,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now,
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
+    onStoreError: (op) => metrics.storeErrors.inc({ op }),
+    retentionMs: config.slack.outboxRetention,
   });
   const archiver = config.archive
     ? new LogArchiver({

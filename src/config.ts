@@ -68,8 +68,10 @@ const fileSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(3000),
       fallbackChannel: slackChannelId.optional(),
       opsChannel: slackChannelId.optional(),
+      /** How long an owed message waits through an outage or a rejected token before it is dropped. */
+      outboxRetention: duration.default(7 * 86_400_000),
     })
-    .default({ mode: 'socket', port: 3000 }),
+    .default({ mode: 'socket', port: 3000, outboxRetention: 7 * 86_400_000 }),
   owners: z
     .strictObject({
       emailDomain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain such as example.org').optional(),

@@ -16,7 +16,7 @@ function problemsOf(fn: () => unknown): string[] {
 describe('config', () => {
   it('fills every default from an empty file', () => {
     const config = parseConfig({});
-    expect(config.slack).toEqual({ mode: 'socket', port: 3000 });
+    expect(config.slack).toEqual({ mode: 'socket', port: 3000, outboxRetention: 7 * 86_400_000 });
     expect(config.cluster).toMatchObject({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24 });
     expect(config.store.path).toBe('./runai-slack-bot.db');
     expect(config.alerts.pendingAfter).toBe(30 * 60_000);

@@ -108,15 +108,17 @@ describe('workload alerts reach their owner', () => {
 
   it('sends nothing twice after a restart, and catches up on a failure that happened while it was down', async () => {
     const dir = tempDir();
+    // No burst window: the catch-up is its own DM (a burst spanning a restart is in test/notify/burst-delivery.test.ts).
+    const config = { ...baseConfig, alerts: { burstWindow: '0s' } };
     kube.apply(workloadCr({ name: 'first', project: 'vision', owner: 'alice' }));
     kube.apply(workloadCr({ name: 'second', project: 'vision', owner: 'alice' }));
-    bot = await sims.startBot(baseConfig, { dir });
+    bot = await sims.startBot(config, { dir });
     failTraining('first', 'vision', 'ValueError: bad learning rate schedule');
     await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the first DM');
     await bot.stop();
 
     failTraining('second', 'vision', 'KeyError: missing column "label"');
-    bot = await sims.startBot(baseConfig, { dir });
+    bot = await sims.startBot(config, { dir });
     await eventually(() => slack.messagesTo(ALICE.id).length >= 2, 'the catch-up DM');
     await new Promise((r) => setTimeout(r, 300));
     await bot.settle();

@@ -1,9 +1,10 @@
 /**
  * Bursts: when a node dies or a project is stopped, one owner may see dozens of workloads
  * fail within seconds. The first alert goes out at once, as usual; every further alert for
- * that owner inside the burst window is folded into that same message, which is then
- * rewritten (chat.update) into one grouped list. The owner gets one message per burst, and the
- * first failure is not delayed by waiting to see whether a burst follows.
+ * the same destination (the owner's Slack user, or the channel an ownerless project's alerts
+ * go to) inside the burst window is folded into that same message, which is then rewritten
+ * (chat.update) into one grouped list. The owner gets one message per burst, and the first
+ * failure is not delayed by waiting to see whether a burst follows.
  *
  * Across owners, a burst that reaches the threshold earns the operators' channel one summary
  * by node and category, posted when the window closes.
@@ -23,11 +24,9 @@ export interface BurstEntry {
   firstError?: string;
 }
 
-export interface OwnerBurst {
-  owner: string;
-  /** Key of the message that went out first and is rewritten to list the whole burst. */
+/** An owner's burst as the decision needs it: when it opened, and whose message anchors it. */
+export interface OpenBurst {
   anchorKey: string;
-  entries: BurstEntry[];
   openedAt: number;
 }
 
@@ -36,89 +35,60 @@ export interface OpsBurst {
   openedAt: number;
 }
 
-export interface BurstOptions {
-  windowMs: number;
-  /** How many alerts across the cluster within one window make an operators' summary. */
-  opsThreshold: number;
-  now(): number;
-  /** The owner's grouped message must be (re)written: called debounced while the burst grows. */
-  onOwnerBurst(burst: OwnerBurst): void;
-  /** A cluster-wide burst ended with at least opsThreshold alerts. */
-  onOpsBurst(burst: OpsBurst): void;
-  /** Quiet time before the grouped message is rewritten, so 60 failures are not 60 edits. */
-  debounceMs?: number;
+/** Quiet time before the grouped message is rewritten, so 60 failures are not 60 edits. */
+export const DEFAULT_DEBOUNCE_MS = 1500;
+
+export type Admission =
+  | { grouped: false; closesAt: number }
+  | { grouped: true; anchorKey: string; rewriteAt: number };
+
+/**
+ * Whether an alert opens a burst (sent on its own at once; it becomes the anchor) or joins the
+ * open one (folded; the anchor's message is rewritten at `rewriteAt`). Pure: the caller reads the
+ * open burst from the store and persists the answer, so nothing here has to survive a crash.
+ */
+export function admit(open: OpenBurst | undefined, now: number, windowMs: number, debounceMs = DEFAULT_DEBOUNCE_MS): Admission {
+  if (!open || now - open.openedAt >= windowMs) return { grouped: false, closesAt: now + windowMs };
+  // Debounced while it grows, but never later than the window's end.
+  return { grouped: true, anchorKey: open.anchorKey, rewriteAt: Math.min(now + debounceMs, open.openedAt + windowMs) };
 }
 
-export type Admission = { grouped: false } | { grouped: true; anchorKey: string };
+export interface OpsBurstOptions {
+  windowMs: number;
+  /** How many alerts across the cluster within one window make an operators' summary. */
+  threshold: number;
+  now(): number;
+  /** A cluster-wide burst ended with at least `threshold` alerts. */
+  onOpsBurst(burst: OpsBurst): void;
+}
 
-export class BurstGrouper {
-  private readonly owners = new Map<string, OwnerBurst & { timer?: NodeJS.Timeout; closer?: NodeJS.Timeout }>();
+/**
+ * Counts alerts across owners for the operators' summary. This one is kept in memory: it is a
+ * digest for operators, not a message any owner is owed, and every alert in it reaches its
+ * owner on its own path.
+ */
+export class OpsBurstCounter {
   private ops?: OpsBurst & { timer: NodeJS.Timeout };
 
-  constructor(private readonly options: BurstOptions) {}
+  constructor(private readonly options: OpsBurstOptions) {}
 
-  /**
-   * Records an alert. The first for an owner in a window is sent on its own (grouped: false);
-   * the rest join that owner's burst (grouped: true) and must not be sent separately.
-   */
-  admit(entry: BurstEntry): Admission {
-    this.countForOps(entry);
-    const now = this.options.now();
-    const current = this.owners.get(entry.owner);
-    if (!current || now - current.openedAt > this.options.windowMs) {
-      if (current) this.closeOwner(entry.owner);
-      const burst = { owner: entry.owner, anchorKey: entry.key, entries: [entry], openedAt: now };
-      this.owners.set(entry.owner, burst);
-      // Forget the owner when the window ends, flushing any pending rewrite.
-      const closer = setTimeout(() => this.closeOwner(entry.owner), this.options.windowMs);
-      closer.unref();
-      Object.assign(burst, { closer });
-      return { grouped: false };
-    }
-    current.entries.push(entry);
-    clearTimeout(current.timer);
-    current.timer = setTimeout(() => this.options.onOwnerBurst(snapshot(current)), this.options.debounceMs ?? 1500);
-    current.timer.unref();
-    return { grouped: true, anchorKey: current.anchorKey };
-  }
-
-  /** Flushes every pending rewrite and summary now (shutdown, tests). */
-  flush(): void {
-    for (const owner of [...this.owners.keys()]) this.closeOwner(owner);
-    if (this.ops) this.closeOps();
-  }
-
-  private closeOwner(owner: string): void {
-    const burst = this.owners.get(owner);
-    if (!burst) return;
-    this.owners.delete(owner);
-    clearTimeout(burst.closer);
-    if (burst.timer) {
-      clearTimeout(burst.timer);
-      this.options.onOwnerBurst(snapshot(burst));
-    }
-  }
-
-  private countForOps(entry: BurstEntry): void {
+  count(entry: BurstEntry): void {
     if (!this.ops) {
-      const timer = setTimeout(() => this.closeOps(), this.options.windowMs);
+      const timer = setTimeout(() => this.flush(), this.options.windowMs);
       timer.unref();
       this.ops = { entries: [], openedAt: this.options.now(), timer };
     }
     this.ops.entries.push(entry);
   }
 
-  private closeOps(): void {
+  /** Ends the current window now (shutdown, tests). */
+  flush(): void {
     const ops = this.ops;
     if (!ops) return;
     this.ops = undefined;
     clearTimeout(ops.timer);
-    if (ops.entries.length >= this.options.opsThreshold) this.options.onOpsBurst({ entries: ops.entries, openedAt: ops.openedAt });
+    if (ops.entries.length >= this.options.threshold) this.options.onOpsBurst({ entries: ops.entries, openedAt: ops.openedAt });
   }
-}
-
-function snapshot(burst: OwnerBurst): OwnerBurst {
-  return { owner: burst.owner, anchorKey: burst.anchorKey, entries: [...burst.entries], openedAt: burst.openedAt };
 }
 
 /** Counts per value, largest first: "gpu-17 (40), gpu-3 (3)". */

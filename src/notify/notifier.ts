@@ -1,7 +1,8 @@
 /**
  * Turns "this owner is owed a message about this workload" into a queued Slack message:
  * enrich (pods, logs, events, triage or scheduler reasons), build the Block Kit, queue it in
- * the outbox — or fold it into the owner's burst. One enrichment per key at a time however
+ * the outbox — or fold it into the owner's burst (persisted with its rewrite in one transaction:
+ * see outbox.ts for the delivery guarantee). One enrichment per key at a time however
  * many events arrive meanwhile, and a bounded number at once so a burst of a thousand failures
  * does not open a thousand connections to the API server.
  */
@@ -10,11 +11,11 @@ import type { Workload } from '../model.js';
 import type { Store } from '../store/sqlite.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizeWorkload } from '../cluster/normalize.js';
-import { buildOpsBurstMessage, buildOwnerBurstMessage } from '../slack/burst-messages.js';
+import { buildOpsBurstMessage } from '../slack/burst-messages.js';
 import { buildStuckMessage, buildWorkloadAlert, type SlackMessage } from '../slack/messages.js';
-import { BurstGrouper, type BurstEntry, type OpsBurst, type OwnerBurst } from './burst.js';
+import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
-import type { Outbox } from './outbox.js';
+import type { BurstDestination, Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
@@ -44,15 +45,14 @@ export interface NotifierOptions {
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly slots: ConcurrencyLimiter;
-  private readonly bursts: BurstGrouper;
+  private readonly ops: OpsBurstCounter;
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
-    this.bursts = new BurstGrouper({
+    this.ops = new OpsBurstCounter({
       windowMs: options.burst.windowMs,
-      opsThreshold: options.burst.opsThreshold ?? 10,
+      threshold: options.burst.opsThreshold ?? 10,
       now: () => options.now().getTime(),
-      onOwnerBurst: (burst) => this.rewriteOwnerBurst(burst),
       onOpsBurst: (burst) => this.postOpsSummary(burst),
     });
   }
@@ -70,9 +70,16 @@ export class Notifier implements AlertSink {
     while (this.inFlight.size) await Promise.all(this.inFlight.values());
   }
 
-  /** Sends pending burst rewrites and summaries now (shutdown, tests). */
+  /** Makes pending burst rewrites due now and posts the operators' summary (shutdown, tests). */
   flushBursts(): void {
-    this.bursts.flush();
+    try {
+      this.options.store.burstRewritesDueNow(this.options.now());
+    } catch (err) {
+      // Nothing is lost: the rewrites stay queued for their own time.
+      this.options.log.warn({ err: (err as Error).message }, 'cannot make burst rewrites due now');
+    }
+    this.ops.flush();
+    this.options.outbox.kick();
   }
 
 
@@ -97,14 +104,48 @@ export class Notifier implements AlertSink {
       archivePending,
       snippetLines: this.options.enrich.tailLines,
     });
+    const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
-    const admission = alert.workload.state === 'Completed' ? { grouped: false as const } : this.bursts.admit(burstEntry(alert.key, enriched));
-    if (admission.grouped) {
-      // Told as part of the owner's grouped message: recorded so it is never sent alone.
-      this.options.store.recordSent({ key: alert.key, recipient: `burst:${admission.anchorKey}`, sentAt: this.options.now().toISOString() });
-      return;
+    if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
+    const entry = burstEntry(alert.key, enriched);
+    this.ops.count(entry);
+    const item = { key: alert.key, kind, target: ownerTarget(w), payload: message };
+    let destination: BurstDestination | undefined;
+    try {
+      destination = await this.options.outbox.burstDestination(item);
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is sent on its own');
     }
-    this.queue(alert, w, message, alert.workload.state.toLowerCase());
+    if (!destination) return this.queue(alert, w, message, kind);
+    this.admitToBurst(destination, entry, item);
+  }
+
+  /**
+   * Opens a burst (the alert is queued and becomes its anchor) or folds the alert into the open
+   * one. One transaction: the fold, its membership and the burst's rewrite are on disk together,
+   * and the alert is not told until Slack accepts a rewrite naming it.
+   */
+  private admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): void {
+    const { store, log } = this.options;
+    const now = this.options.now();
+    const outcome = store.transaction(() => {
+      const open = store.openBurst(destination.key, now);
+      const decision = admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs);
+      if (!decision.grouped) {
+        store.pruneClosedBursts(now);
+        if (!store.enqueue(item, now)) return undefined;
+        store.openNewBurst({ anchorKey: item.key, destination: destination.key, anchorEntry: entry, openedAt: now.toISOString(), closesAt: new Date(decision.closesAt).toISOString() });
+        return { folded: false as const };
+      }
+      const { key, ...alone } = item;
+      if (!store.addBurstEntry({ key, anchorKey: decision.anchorKey, entry, item: alone }, now)) return undefined;
+      store.scheduleBurstRewrite(decision.anchorKey, new Date(decision.rewriteAt), now);
+      return { folded: true as const, anchorKey: decision.anchorKey };
+    });
+    if (!outcome) return;
+    if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
+    else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
+    this.options.outbox.kick();
   }
 
   private async prepareStuck(alert: OwedAlert): Promise<void> {
@@ -132,31 +173,11 @@ export class Notifier implements AlertSink {
   }
 
   private queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): void {
-    const queued = this.options.store.enqueue(
-      {
-        key: alert.key,
-        kind,
-        target: { type: 'owner', owner: w.owner ?? '', project: w.project, workload: `${w.namespace}/${w.name}` },
-        payload: message,
-      },
-      this.options.now(),
-    );
+    const queued = this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
     if (queued) {
       this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
       this.options.outbox.kick();
     }
-  }
-
-  private rewriteOwnerBurst(burst: OwnerBurst): void {
-    const { store } = this.options;
-    // Only the newest rewrite matters: drop older ones still waiting.
-    store.dropQueued(`burst:${burst.anchorKey}:`);
-    store.enqueue(
-      { key: `burst:${burst.anchorKey}:${burst.entries.length}`, kind: 'burst', target: { type: 'update', anchorKey: burst.anchorKey }, payload: buildOwnerBurstMessage(burst.entries) },
-      this.options.now(),
-    );
-    this.options.log.info({ anchor: burst.anchorKey, count: burst.entries.length }, 'burst grouped for one owner');
-    this.options.outbox.kick();
   }
 
   private postOpsSummary(burst: OpsBurst): void {
@@ -169,6 +190,12 @@ export class Notifier implements AlertSink {
     );
     this.options.outbox.kick();
   }
+}
+
+type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };
+
+function ownerTarget(w: Workload) {
+  return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: `${w.namespace}/${w.name}` };
 }
 
 function burstEntry(key: string, e: Enriched): BurstEntry {

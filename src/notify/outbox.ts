@@ -1,11 +1,27 @@
 /**
  * Sends what the bot has decided to say. Messages are queued in SQLite first (so a crash or a
  * Slack outage loses nothing), sent in order, moved to the ledger in the same transaction that
- * removes them from the queue (so nothing is sent twice), and retried with backoff, honouring
- * Slack's Retry-After, when Slack says no for a reason that can pass.
+ * removes them from the queue, and retried with backoff, honouring Slack's Retry-After, when
+ * Slack says no for a reason that can pass.
+ *
+ * DELIVERY GUARANTEE (also in the README, "Delivery guarantee"):
+ *   Every owed (workload, state) reaches its destination at least once. A duplicate is possible
+ *   only for a crash between Slack accepting a message and the store recording it, at most one
+ *   per crash. A workload is recorded as told (its ledger row) only when a message that names
+ *   it has been accepted by Slack: posted, or edited into an accepted message (a burst rewrite).
+ * What keeps it:
+ *   - owed messages and burst folds are on disk before anything is sent (outbox, burst_entries);
+ *   - a fold is told only by completeBurstRewrite, after Slack accepted the rewrite naming it;
+ *     when the anchor was never posted, folded alerts are released to go out on their own;
+ *   - a store write that fails after Slack accepted a message is kept in memory and retried
+ *     before anything else is sent, so the process never sends it again while it lives;
+ *   - no error drops an owed message except a permanent refusal of that message, or its age
+ *     passing `retentionMs`; a rejected token holds the whole queue instead.
  */
 import type { Logger } from 'pino';
-import type { OutboxItem, Store } from '../store/sqlite.js';
+import { type LedgerEntry, type OutboxItem, type OutboxTarget, type Store, type StoredBurstEntry } from '../store/sqlite.js';
+import { buildOwnerBurstMessage } from '../slack/burst-messages.js';
+import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../slack/blocks.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
 import type { Delivery } from './mutes.js';
@@ -43,11 +59,47 @@ export interface OutboxOptions {
   log: Logger;
   now(): Date;
   onSent?(item: OutboxItem): void;
-  onError?(kind: 'ratelimited' | 'transient' | 'permanent'): void;
-  maxAttempts?: number;
+  onError?(kind: 'ratelimited' | 'transient' | 'permanent' | 'auth' | 'expired'): void;
+  /** A store read or write failed (SQLITE_FULL, SQLITE_BUSY, …); `op` names the call. */
+  onStoreError?(op: string, err: unknown): void;
+  /** How long an owed message may wait (outage, revoked token) before it is dropped. Default 7 days. */
+  retentionMs?: number;
+  /** How often a queue held by a rejected token tries again. Default one minute. */
+  authRetryMs?: number;
+  /** Where the one-line operator alarm about a rejected token goes (default: stderr). */
+  alarm?(line: string): void;
+}
+
+export interface StoreProblem {
+  op: string;
+  /** A write failed (SQLITE_FULL, SQLITE_READONLY, …), not only a read. */
+  write: boolean;
+  message: string;
+  code?: string;
+  at: string;
+  path: string;
+}
+
+/** A destination a burst is keyed by: the person, or the channel plus project (channels never mix projects). */
+export interface BurstDestination {
+  key: string;
+  userId?: string;
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const MAX_STORE_BACKOFF_MS = 60_000;
+export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
+
+/**
+ * Slack rejects the token itself: no message can go until someone fixes the secret, and
+ * retrying costs nothing, so the whole queue waits rather than dropping each item as
+ * "permanent". missing_scope is not here: it is per method (a lost im:write still lets channel
+ * posts through), so it is retried per item with backoff, within the retention.
+ */
+const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive']);
+
+/** A rewrite that cannot be applied: the folded alerts go out on their own instead. */
+const ANCHOR_GONE = 'the first message of the burst was not posted';
 
 export class Outbox {
   private draining?: Promise<void>;
@@ -55,6 +107,13 @@ export class Outbox {
   private timer?: NodeJS.Timeout;
   private readonly pausedChannels = new Map<string, number>();
   private stopped = false;
+  /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
+  private readonly unrecorded = new Map<string, { op: string; write: () => void }>();
+  private storeProblem?: StoreProblem;
+  private storeFailures = 0;
+  private storeRetryAt = 0;
+  private authHeldUntil = 0;
+  private authProblem?: string;
 
   constructor(private readonly options: OutboxOptions) {}
 
@@ -78,13 +137,16 @@ export class Outbox {
       this.again = true;
       return;
     }
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.draining = this.drain()
+      // drain() guards its own store calls; this is the last net, so a rejection never goes unhandled.
+      .catch((err: unknown) => this.options.log.error({ err: (err as Error)?.message ?? String(err) }, 'outbox pass failed'))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Resolves once everything due now has been tried (tests and shutdown use it). */
@@ -93,24 +155,68 @@ export class Outbox {
     while (this.draining) await this.draining;
   }
 
+  /** False while a store write has failed and not yet succeeded again (for /readyz). */
+  storeHealthy(): boolean {
+    return !this.storeProblem;
+  }
+
+  /** The last store failure while it lasts (op, SQLite code, store path). */
+  lastStoreError(): StoreProblem | undefined {
+    return this.storeProblem;
+  }
+
+  /** The Slack error that holds the queue (invalid_auth, token_revoked, …), if any. */
+  heldForAuth(): string | undefined {
+    return this.authProblem;
+  }
+
+  /**
+   * Where an owner's alert would go now, as the key its burst is grouped under; undefined when
+   * it cannot be grouped (the person muted it, or there is nowhere to send it). Throws when
+   * Slack could not be asked who the owner is.
+   */
+  async burstDestination(item: Pick<OutboxItem, 'key' | 'kind' | 'payload'> & { target: Extract<OutboxTarget, { type: 'owner' }> }): Promise<BurstDestination | undefined> {
+    const userId = await this.options.owners.slackUserFor(item.target.owner);
+    if (userId) {
+      if (this.options.delivery(userId, asItem(item)).action === 'drop') return undefined;
+      return { key: `user:${userId}`, userId };
+    }
+    const channel = this.channelForOwnerless(item.target);
+    return channel ? { key: `channel:${channel}:${item.target.project}` } : undefined;
+  }
+
+  private channelForOwnerless(target: OutboxTarget): string | undefined {
+    return (target.type === 'owner' ? this.options.projectChannel(target.project) : undefined) ?? this.options.fallbackChannel;
+  }
+
   private async drain(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
-      const due = store.dueOutbox(this.options.now(), 50);
-      if (!due.length || this.stopped) return;
+      if (this.stopped || !this.recordUnrecorded() || this.holding()) return;
+      const due = this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
+      if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
-        if (this.stopped) return;
+        if (this.stopped || !this.storeReady() || this.holding()) return;
+        if (this.expired(item)) {
+          progressed = true;
+          continue;
+        }
         try {
           await this.send(item);
           progressed = true;
+          this.tokenWorks();
         } catch (err) {
           progressed = this.failed(item, err) || progressed;
         }
       }
       if (!progressed) return;
-      log.trace({ remaining: store.outboxDepth() }, 'outbox pass done');
+      log.trace('outbox pass done');
     }
+  }
+
+  private holding(): boolean {
+    return this.authHeldUntil > this.options.now().getTime();
   }
 
   private async send(item: OutboxItem): Promise<void> {
@@ -119,10 +225,8 @@ export class Outbox {
     let recipient: string;
     let payload = item.payload;
     const target = item.target;
-    if (target.type === 'update') {
-      await this.rewrite(item, target.anchorKey);
-      return;
-    }
+    if (target.type === 'burst') return this.rewriteBurst(item, target.anchorKey);
+    if (target.type === 'update') return this.rewrite(item, target.anchorKey);
     if (target.type === 'channel') {
       channel = target.channel;
       recipient = target.channel;
@@ -132,23 +236,24 @@ export class Outbox {
         const delivery = this.options.delivery(userId, item);
         if (delivery.action === 'drop') {
           // Recorded as handled, so it is not decided and queued again.
-          store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() });
-          log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
+          if (this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() }))) {
+            log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
+          }
           return;
         }
         if (delivery.action === 'defer') {
-          store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false);
+          this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false));
           return;
         }
         recipient = userId;
         channel = await this.withPause(`dm:${userId}`, () => slack.openDm(userId));
       } else {
         const owner = target.type === 'owner' ? target.owner : undefined;
-        channel = (target.type === 'owner' ? this.options.projectChannel(target.project) : undefined) ?? this.options.fallbackChannel;
+        channel = this.channelForOwnerless(target);
         recipient = channel ?? '';
         if (!channel) {
-          store.dropOutbox(item.id);
           log.error({ key: item.key, owner }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
+          this.write('dropOutbox', () => store.dropOutbox(item.id));
           this.options.onError?.('permanent');
           return;
         }
@@ -156,31 +261,88 @@ export class Outbox {
       }
     }
     const result = await this.withPause(channel, () => slack.post(channel!, payload));
-    store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() });
-    this.options.onSent?.(item);
+    this.recordAccepted(item, 'completeOutbox', () =>
+      store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
+    );
   }
 
-  /** Rewrites a message already sent; waits while the original is still queued. */
-  private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
+  /**
+   * Rewrites a burst's first message to list every alert folded into it, then records each as
+   * told. When the first message was never posted, the folded alerts go out on their own.
+   */
+  private async rewriteBurst(item: OutboxItem, anchorKey: string): Promise<void> {
     const { store, slack, log } = this.options;
-    const anchor = store.ledgerEntry(anchorKey);
+    const now = this.options.now();
+    const read = this.storeCall('readBurst', () => ({
+      burst: store.burst(anchorKey),
+      anchor: store.ledgerEntry(anchorKey),
+      queued: store.queuedItem(anchorKey),
+      entries: store.burstEntries(anchorKey),
+    }), false);
+    if (!read) return;
+    const { burst, anchor, queued, entries } = read;
+    if (!burst) {
+      this.write('dropOutbox', () => store.dropOutbox(item.id));
+      return;
+    }
     if (!anchor) {
-      if (store.isQueued(anchorKey)) {
-        store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false);
-      } else {
-        store.dropOutbox(item.id);
-        log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never sent; rewrite dropped');
+      if (queued) {
+        const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
+        this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', false));
+        return;
       }
+      this.release(anchorKey, 'the first message was refused or dropped');
       return;
     }
     if (!anchor.channel || !anchor.ts) {
-      // The original was not posted (the person muted it): nothing to rewrite.
-      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, sentAt: this.options.now().toISOString() });
+      this.release(anchorKey, 'the first message was not posted (muted)');
+      return;
+    }
+    const userId = burst.destination.startsWith('user:') ? burst.destination.slice('user:'.length) : undefined;
+    const sentAt = now.toISOString();
+    const muted: LedgerEntry[] = [];
+    const listed: StoredBurstEntry[] = [];
+    for (const e of entries) {
+      // A mute set since the fold still applies: a muted workload is never listed to that person.
+      const drop = !e.told && userId && this.options.delivery(userId, asItem({ key: e.key, ...e.item })).action === 'drop';
+      if (drop) muted.push({ key: e.key, recipient: `muted:${userId}`, sentAt });
+      else listed.push(e);
+    }
+    const telling = listed.filter((e) => !e.told);
+    if (telling.length) {
+      const project = burst.destination.startsWith('channel:') ? burst.destination.split(':')[2] : undefined;
+      const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
+      const payload = project === undefined ? message : withChannelNote(message, project);
+      await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, payload));
+    }
+    const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
+    this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
+    log.info({ anchor: anchorKey, told: told.length, muted: muted.length }, 'burst grouped for one destination');
+  }
+
+  /** The folded alerts of a burst whose first message is gone are queued to go out on their own. */
+  private release(anchorKey: string, why: string): void {
+    const released = this.storeCall('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
+    if (released?.length) this.options.log.warn({ anchor: anchorKey, released: released.length, why }, `${ANCHOR_GONE}; each folded alert is sent on its own`);
+  }
+
+  /** Rewrites a message already sent; waits while the original is still queued (rewrites queued before bursts were stored). */
+  private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
+    const { store, slack, log } = this.options;
+    const anchor = store.ledgerEntry(anchorKey);
+    if (!anchor || !anchor.channel || !anchor.ts) {
+      if (!anchor && store.isQueued(anchorKey)) {
+        this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false));
+      } else {
+        this.write('dropOutbox', () => store.dropOutbox(item.id));
+        log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
+      }
       return;
     }
     await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, item.payload));
-    store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() });
-    this.options.onSent?.(item);
+    this.recordAccepted(item, 'completeOutbox', () =>
+      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
+    );
   }
 
   /** Runs a call unless its channel is paused by a recent 429; a 429 pauses the channel. */
@@ -196,33 +358,135 @@ export class Outbox {
     }
   }
 
-  /** Reschedules or drops a failed item. Returns true when the item left the queue. */
+  /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */
   private failed(item: OutboxItem, err: unknown): boolean {
     const { store, log } = this.options;
-    const maxAttempts = this.options.maxAttempts ?? 40;
     const e = err instanceof SlackSendError ? err : new SlackSendError((err as Error)?.message ?? String(err), false);
+    const now = this.options.now().getTime();
+    if (e.slackError && AUTH_ERRORS.has(e.slackError)) {
+      this.holdForAuth(e.slackError);
+      return false;
+    }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + (e.retryAfterMs ?? 1000)), e.message);
+      this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message));
       return false;
+    }
+    if (e.permanent && item.target.type === 'burst') {
+      // The grouped message cannot be rewritten (deleted, channel gone, …): nothing is lost, each goes alone.
+      this.options.onError?.('permanent');
+      log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the burst rewrite');
+      this.release(item.target.anchorKey, `the rewrite was refused: ${e.slackError}`);
+      return true;
     }
     if (e.permanent && e.slackError === 'invalid_blocks' && item.payload.blocks) {
       // Never lose the alert over a layout problem: send the text fallback alone.
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the blocks; sending the text fallback only');
-      store.db.prepare('UPDATE outbox SET payload = ? WHERE id = ?').run(JSON.stringify({ text: item.payload.text }), item.id);
-      return true;
+      return this.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
     }
-    if (e.permanent || item.attempts + 1 >= maxAttempts) {
+    if (e.permanent) {
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError, err: e.message, attempts: item.attempts + 1 }, 'message dropped');
-      store.dropOutbox(item.id);
+      this.write('dropOutbox', () => store.dropOutbox(item.id));
       return true;
     }
     this.options.onError?.('transient');
-    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** item.attempts);
-    log.warn({ key: item.key, err: e.message, retryInMs: delay }, 'sending failed; will retry');
-    store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + delay), e.message);
+    // Hand-written rather than p-retry: the backoff lives in the database (attempts,
+    // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
+    log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
+    this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message));
     return false;
+  }
+
+  /** No attempt cap: an owed message waits out any outage up to the retention, then is dropped loudly. */
+  private expired(item: OutboxItem): boolean {
+    const retention = this.options.retentionMs ?? DEFAULT_RETENTION_MS;
+    const age = this.options.now().getTime() - Date.parse(item.createdAt);
+    if (!(age > retention)) return false;
+    const { store, log } = this.options;
+    const dropped = this.storeCall('dropExpired', () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (store.dropOutbox(item.id), [item.key])));
+    if (!dropped) return false;
+    this.options.onError?.('expired');
+    log.error({ keys: dropped, kind: item.kind, ageMs: age, retentionMs: retention, lastError: item.lastError }, 'owed message dropped: it waited longer than slack.outboxRetention');
+    return true;
+  }
+
+  private holdForAuth(slackError: string): void {
+    const { log } = this.options;
+    const retryMs = this.options.authRetryMs ?? 60_000;
+    this.authHeldUntil = this.options.now().getTime() + retryMs;
+    this.options.onError?.('auth');
+    if (this.authProblem) return;
+    this.authProblem = slackError;
+    const line = `SLACK_BOT_TOKEN was rejected: ${slackError}. Nothing is dropped; every message waits (up to slack.outboxRetention) and is retried every ${Math.round(retryMs / 1000)} s. Fix: reinstall the app to the workspace (OAuth & Permissions) and update the secret with the new Bot User OAuth Token (xoxb-…).`;
+    log.error({ slackError, retryInMs: retryMs }, line);
+    (this.options.alarm ?? ((text: string) => process.stderr.write(`${text}\n`)))(line);
+  }
+
+  private tokenWorks(): void {
+    if (!this.authProblem) return;
+    this.options.log.info({ was: this.authProblem }, 'Slack accepts the bot token again; sending what was held');
+    this.authProblem = undefined;
+    this.authHeldUntil = 0;
+  }
+
+  /**
+   * Records what Slack accepted. If the store refuses, the fact is kept here and written before
+   * anything else is sent, so this process never sends it again.
+   */
+  private recordAccepted(item: OutboxItem, op: string, write: () => void): void {
+    this.options.onSent?.(item);
+    if (!this.write(op, write)) this.unrecorded.set(item.key, { op, write });
+  }
+
+  /** Healthy, or due to probe again with nothing Slack accepted still unwritten. */
+  private storeReady(): boolean {
+    return !this.storeProblem || (!this.unrecorded.size && this.options.now().getTime() >= this.storeRetryAt);
+  }
+
+  /** Writes the facts kept in memory; false while the store still refuses (or is backing off). */
+  private recordUnrecorded(): boolean {
+    if (!this.storeProblem) return true;
+    if (this.options.now().getTime() < this.storeRetryAt) return false;
+    for (const [key, fact] of this.unrecorded) {
+      if (!this.write(fact.op, fact.write)) return false;
+      this.unrecorded.delete(key);
+    }
+    // With nothing left to write back, the next store call is the probe.
+    return true;
+  }
+
+  /** A store write; a failure is logged, counted and backed off, never thrown. */
+  private write(op: string, call: () => void): boolean {
+    return this.storeCall(op, () => (call(), true), true) ?? false;
+  }
+
+  /**
+   * A store call; undefined when it failed (logged, counted, backed off). Only a write that
+   * works ends a store problem: with SQLITE_FULL or SQLITE_READONLY reads still succeed.
+   */
+  private storeCall<T>(op: string, call: () => T, writes = true): T | undefined {
+    try {
+      const value = call();
+      // (A failed write is always followed by another: the item it was about is still due, or its fact is kept here.)
+      if (this.storeProblem && (writes || !this.storeProblem.write) && this.unrecorded.size <= 1) {
+        // (The fact being written back may be the last one kept in memory.)
+        this.options.log.info({ op, store: this.options.store.path, was: this.storeProblem.code }, 'the store accepts writes again');
+        this.storeProblem = undefined;
+        this.storeFailures = 0;
+      }
+      return value;
+    } catch (err) {
+      const e = err as { message?: string; code?: string };
+      this.storeFailures += 1;
+      const wait = Math.min(MAX_STORE_BACKOFF_MS, 500 * 2 ** Math.min(this.storeFailures - 1, 10));
+      this.storeRetryAt = this.options.now().getTime() + wait;
+      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.path };
+      this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.path, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
+      this.options.onStoreError?.(op, err);
+      return undefined;
+    }
   }
 }
 
@@ -237,4 +501,20 @@ function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined
     text: `[for ${owner ?? 'unknown owner'}] ${payload.text}`,
     blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
   };
+}
+
+/** A burst posted in a channel lists workloads of one project whose owners have no Slack user. */
+function withChannelNote(payload: OutboxItem['payload'], project: string): OutboxItem['payload'] {
+  const note = `Workloads of project *${escapeMrkdwn(project)}* whose owners have no Slack user, so they are posted here. Map them under \`owners.map\` in the bot's config.`;
+  const blocks = (payload.blocks ?? []) as Block[];
+  const at = blocks[0]?.type === 'header' ? 1 : 0;
+  return {
+    text: `[project ${project}] ${payload.text}`,
+    blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
+  };
+}
+
+/** An outbox item as `delivery()` sees it, for a message not (or not yet) in the queue. */
+function asItem(item: Pick<OutboxItem, 'key' | 'kind' | 'target' | 'payload'>): OutboxItem {
+  return { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item };
 }

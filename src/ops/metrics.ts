@@ -10,6 +10,7 @@ export class Metrics {
   readonly messagesSent = new Counter({ name: 'runai_bot_messages_sent_total', help: 'Slack messages sent, by kind', labelNames: ['kind'], registers: [this.registry] });
   readonly slackCalls = new Counter({ name: 'runai_bot_slack_api_calls_total', help: 'Slack Web API calls made', labelNames: ['method'], registers: [this.registry] });
   readonly slackErrors = new Counter({ name: 'runai_bot_slack_errors_total', help: 'Slack send failures, by kind (ratelimited = HTTP 429)', labelNames: ['kind'], registers: [this.registry] });
+  readonly storeErrors = new Counter({ name: 'runai_bot_store_errors_total', help: 'SQLite calls of the outbox that failed (SQLITE_FULL, SQLITE_BUSY, …), by call', labelNames: ['op'], registers: [this.registry] });
   readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', registers: [this.registry] });
   readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', registers: [this.registry] });
   readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', registers: [this.registry] });

@@ -1,6 +1,6 @@
 /**
  * Trouble the simulated Slack can be told to make: an outage (503), rate limits (429 with
- * Retry-After, slack-reference.md §2) and `ok:false` errors. It decides what to answer; the
+ * Retry-After, slack-reference.md §2), a revoked bot token and `ok:false` errors. It decides what to answer; the
  * server sends it.
  */
 import type { Json } from './slack-methods.js';
@@ -22,6 +22,7 @@ export class SlackFaults {
   /** How many 429 answers have been sent, by either kind of rate limit. */
   rateLimitedCount = 0;
   private isDown = false;
+  private botTokenRevoked = false;
   private readonly rateLimits = new Map<string, Queued<number>>();
   private readonly failures = new Map<string, Queued<string>>();
   private perChannelPerSecond: number | undefined;
@@ -30,6 +31,15 @@ export class SlackFaults {
 
   down(isDown: boolean): void {
     this.isDown = isDown;
+  }
+
+  revokeBotToken(revoked: boolean): void {
+    this.botTokenRevoked = revoked;
+  }
+
+  /** Slack's answer to every call made with a revoked bot token (until it is accepted again). */
+  tokenRejected(kind: 'bot' | 'app'): FaultAnswer | undefined {
+    return kind === 'bot' && this.botTokenRevoked ? { status: 200, headers: {}, body: { ok: false, error: 'token_revoked' } } : undefined;
   }
 
   rateLimitNext(method: string, calls: number, retryAfterSec: number): void {

@@ -185,6 +185,11 @@ export class SlackSimulator {
     this.faults.failNext(method, error, calls);
   }
 
+  /** Every call with the bot token answers `token_revoked` until `revokeBotToken(false)` (the secret was fixed). */
+  revokeBotToken(revoked = true): void {
+    this.faults.revokeBotToken(revoked);
+  }
+
   /** An outage: every HTTP request gets 503 until `down(false)`. Open sockets stay up. */
   down(isDown: boolean): void {
     this.faults.down(isDown);
@@ -293,6 +298,8 @@ export class SlackSimulator {
     const kind = this.tokenKind(parsed.token);
     if (!parsed.token) return answer({ ok: false, error: 'not_authed' });
     if (!kind) return answer({ ok: false, error: 'invalid_auth' });
+    const rejected = this.faults.tokenRejected(kind);
+    if (rejected) return rejected;
     const scopeHeader = { 'x-oauth-scopes': kind === 'bot' ? this.scopes.join(',') : 'connections:write' };
     if (kind !== spec.token) return answer({ ok: false, error: 'not_allowed_token_type' }, scopeHeader);
     if ('error' in parsed) return answer({ ok: false, error: parsed.error }, scopeHeader);

@@ -66,6 +66,25 @@ const MIGRATIONS: string[] = [
      key TEXT PRIMARY KEY,
      json TEXT NOT NULL
    );`,
+  // Bursts live on disk, not in timers: a fold is persisted with its rewrite in one transaction,
+  // so a crash in the burst window loses no folded alert (README, "Delivery guarantee").
+  `CREATE TABLE bursts (
+     anchor_key TEXT PRIMARY KEY,    -- key of the alert posted first; its message is rewritten
+     destination TEXT NOT NULL,      -- user:<id> | channel:<id>:<project>
+     anchor_entry TEXT NOT NULL,     -- JSON BurstEntry of the anchor, listed first in the rewrite
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX bursts_destination ON bursts(destination, closes_at);
+   CREATE TABLE burst_entries (
+     key TEXT PRIMARY KEY,           -- the folded alert's own key (the ledger key once told)
+     anchor_key TEXT NOT NULL REFERENCES bursts(anchor_key) ON DELETE CASCADE,
+     entry_json TEXT NOT NULL,       -- JSON BurstEntry, a line of the grouped message
+     item_json TEXT NOT NULL,        -- JSON {kind,target,payload}: the alert sent alone if the anchor never is
+     told INTEGER NOT NULL DEFAULT 0,-- 1 once a rewrite naming it was accepted by Slack
+     added_at TEXT NOT NULL
+   );
+   CREATE INDEX burst_entries_anchor ON burst_entries(anchor_key);`,
 ];
 
 export interface LedgerEntry {
@@ -81,7 +100,9 @@ export type OutboxTarget =
   | { type: 'channel'; channel: string }
   | { type: 'user'; user: string }
   /** Rewrite the message already sent under `anchorKey` (chat.update). */
-  | { type: 'update'; anchorKey: string };
+  | { type: 'update'; anchorKey: string }
+  /** Rewrite the burst anchored at `anchorKey` to list its stored entries (built when sent). */
+  | { type: 'burst'; anchorKey: string };
 
 export interface OutboxItem {
   id: number;
@@ -132,11 +153,28 @@ function ownerOnly(path: string): void {
   }
 }
 
+/** An alert folded into a burst, as stored. */
+export interface StoredBurstEntry {
+  key: string;
+  anchorKey: string;
+  entry: unknown;
+  item: { kind: string; target: OutboxTarget; payload: OutboxItem['payload'] };
+  told: boolean;
+}
+
+export interface StoredBurst {
+  anchorKey: string;
+  destination: string;
+  anchorEntry: unknown;
+  openedAt: string;
+  closesAt: string;
+}
+
 export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(path: string) {
+  constructor(readonly path: string) {
     if (path !== ':memory:') createPrivately(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -144,6 +182,7 @@ export class Store {
     if (path !== ':memory:') for (const side of [`${path}-wal`, `${path}-shm`]) if (existsSync(side)) ownerOnly(side);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
     this.migrate();
   }
 
@@ -213,7 +252,7 @@ export class Store {
   /** Queues a message unless the same key is queued or already sent. Returns whether it was queued. */
   enqueue(item: { key: string; kind: string; target: OutboxTarget; payload: OutboxItem['payload'] }, now: Date): boolean {
     return this.db.transaction(() => {
-      if (this.wasSent(item.key)) return false;
+      if (this.wasSent(item.key) || this.prepare('SELECT 1 FROM burst_entries WHERE key = ? AND told = 0').get(item.key)) return false;
       const result = this
         .prepare(
           'INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -223,8 +262,23 @@ export class Store {
     })();
   }
 
+  /** Whether the key is on its way: queued, or folded into a burst whose rewrite is not yet accepted. */
   isQueued(key: string): boolean {
-    return this.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined;
+    return (
+      this.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined ||
+      this.prepare('SELECT 1 FROM burst_entries WHERE key = ? AND told = 0').get(key) !== undefined
+    );
+  }
+
+  /** The outbox item with this key, if queued. */
+  queuedItem(key: string): OutboxItem | undefined {
+    const row = this.prepare('SELECT * FROM outbox WHERE key = ?').get(key) as Record<string, unknown> | undefined;
+    return row && rowToOutboxItem(row);
+  }
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
   }
 
   dueOutbox(now: Date, limit = 100): OutboxItem[] {
@@ -264,6 +318,132 @@ export class Store {
 
   dropOutbox(id: number): void {
     this.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+  }
+
+  /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
+  replaceOutboxPayload(id: number, payload: OutboxItem['payload']): void {
+    this.prepare('UPDATE outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id);
+  }
+
+  // ── bursts ────────────────────────────────────────────────────────────────────────────────
+
+  /** The burst still open at `now` for a destination, if any. */
+  openBurst(destination: string, now: Date): StoredBurst | undefined {
+    const row = this
+      .prepare('SELECT * FROM bursts WHERE destination = ? AND closes_at > ? ORDER BY opened_at DESC LIMIT 1')
+      .get(destination, now.toISOString()) as Record<string, string> | undefined;
+    return row && rowToBurst(row);
+  }
+
+  burst(anchorKey: string): StoredBurst | undefined {
+    const row = this.prepare('SELECT * FROM bursts WHERE anchor_key = ?').get(anchorKey) as Record<string, string> | undefined;
+    return row && rowToBurst(row);
+  }
+
+  /** Opens a burst whose anchor is the alert just queued under `anchorKey`. */
+  openNewBurst(burst: StoredBurst): void {
+    this
+      .prepare('INSERT OR REPLACE INTO bursts (anchor_key, destination, anchor_entry, opened_at, closes_at) VALUES (?, ?, ?, ?, ?)')
+      .run(burst.anchorKey, burst.destination, JSON.stringify(burst.anchorEntry), burst.openedAt, burst.closesAt);
+  }
+
+  /** Adds an alert to a burst. Returns false when the key is already sent, queued or folded. */
+  addBurstEntry(entry: Omit<StoredBurstEntry, 'told'>, now: Date): boolean {
+    if (this.wasSent(entry.key) || this.prepare('SELECT 1 FROM outbox WHERE key = ?').get(entry.key)) return false;
+    const result = this
+      .prepare('INSERT OR IGNORE INTO burst_entries (key, anchor_key, entry_json, item_json, added_at) VALUES (?, ?, ?, ?, ?)')
+      .run(entry.key, entry.anchorKey, JSON.stringify(entry.entry), JSON.stringify(entry.item), now.toISOString());
+    return result.changes > 0;
+  }
+
+  burstEntries(anchorKey: string): StoredBurstEntry[] {
+    const rows = this.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      key: r.key as string,
+      anchorKey: r.anchor_key as string,
+      entry: JSON.parse(r.entry_json as string),
+      item: JSON.parse(r.item_json as string) as StoredBurstEntry['item'],
+      told: r.told === 1,
+    }));
+  }
+
+  /**
+   * Queues (or re-times) the single rewrite of a burst: one outbox item per burst, replaced as
+   * it grows. Its attempts start again, since it is a new message.
+   */
+  scheduleBurstRewrite(anchorKey: string, dueAt: Date, now: Date): void {
+    this
+      .prepare(
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, 'burst', ?, '{"text":""}', ?, ?)
+         ON CONFLICT(key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
+      )
+      .run(burstRewriteKey(anchorKey), JSON.stringify({ type: 'burst', anchorKey }), dueAt.toISOString(), now.toISOString());
+  }
+
+  /**
+   * A rewrite naming `told` was accepted: each is recorded in the ledger; `muted` (muted by the
+   * person since the fold) are recorded as handled and leave the burst. The rewrite leaves the
+   * queue unless entries folded meanwhile still wait for it. One transaction, so a crash leaves
+   * either the rewrite owed or all of them told.
+   */
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): void {
+    this.db.transaction(() => {
+      for (const entry of told) {
+        this.recordSent(entry);
+        this.prepare('UPDATE burst_entries SET told = 1 WHERE key = ?').run(entry.key);
+      }
+      for (const entry of muted) {
+        this.recordSent(entry);
+        this.prepare('DELETE FROM burst_entries WHERE key = ?').run(entry.key);
+      }
+      this
+        .prepare('DELETE FROM outbox WHERE id = ? AND NOT EXISTS (SELECT 1 FROM burst_entries WHERE anchor_key = ? AND told = 0)')
+        .run(itemId, anchorKey);
+    })();
+  }
+
+  /** Drops a burst's rewrite and the folded alerts it still owed (past the retention). Returns their keys. */
+  dropBurst(anchorKey: string): string[] {
+    return this.db.transaction(() => {
+      const keys = this.burstEntries(anchorKey).filter((e) => !e.told).map((e) => e.key);
+      this.prepare('DELETE FROM outbox WHERE key = ?').run(burstRewriteKey(anchorKey));
+      this.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(anchorKey);
+      return keys;
+    })();
+  }
+
+  /**
+   * The anchor was never posted (muted, refused, dropped) or its message cannot be rewritten:
+   * every folded alert not yet told is queued on its own, and the burst is closed.
+   */
+  releaseBurst(anchorKey: string, now: Date): string[] {
+    return this.db.transaction(() => {
+      const released: string[] = [];
+      for (const entry of this.burstEntries(anchorKey)) {
+        if (entry.told) continue;
+        this.prepare('DELETE FROM burst_entries WHERE key = ?').run(entry.key);
+        if (this.enqueue({ key: entry.key, ...entry.item }, now)) released.push(entry.key);
+      }
+      this.prepare('DELETE FROM outbox WHERE key = ?').run(burstRewriteKey(anchorKey));
+      this.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(anchorKey);
+      return released;
+    })();
+  }
+
+  /** Forgets bursts whose window closed and whose folded alerts were all told. */
+  pruneClosedBursts(now: Date): number {
+    return this
+      .prepare(
+        `DELETE FROM bursts WHERE closes_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM burst_entries e WHERE e.anchor_key = bursts.anchor_key AND e.told = 0)
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = 'burst:' || bursts.anchor_key)`,
+      )
+      .run(now.toISOString()).changes;
+  }
+
+  /** Makes every burst rewrite due now (shutdown, tests). */
+  burstRewritesDueNow(now: Date): void {
+    this.prepare("UPDATE outbox SET next_attempt_at = ? WHERE kind = 'burst' AND next_attempt_at > ?").run(now.toISOString(), now.toISOString());
   }
 
   // ── workloads ─────────────────────────────────────────────────────────────────────────────
@@ -365,6 +545,14 @@ export class Store {
   rememberWindow(key: string, value: unknown): void {
     this.prepare('INSERT OR REPLACE INTO windows_known (key, json) VALUES (?, ?)').run(key, JSON.stringify(value));
   }
+}
+
+export function burstRewriteKey(anchorKey: string): string {
+  return `burst:${anchorKey}`;
+}
+
+function rowToBurst(row: Record<string, string>): StoredBurst {
+  return { anchorKey: row.anchor_key, destination: row.destination, anchorEntry: JSON.parse(row.anchor_entry), openedAt: row.opened_at, closesAt: row.closes_at };
 }
 
 function escapeLike(text: string): string {

@@ -17,13 +17,20 @@ describe('outbox', () => {
   let store: Store;
   let clock: Date;
   let outbox: Outbox;
-  const captured = captureLog();
+  let captured = captureLog();
+  let storeErrors: string[];
+  let slackErrors: string[];
+  let alarms: string[];
 
   beforeEach(async () => {
     slack = await startFakeSlack();
     slack.addChannel('C0NLP', 'nlp');
     slack.addChannel('C0FALLBACK', 'runai-alerts');
     store = new Store(join(mkdtempSync(join(tmpdir(), 'outbox-')), 'bot.db'));
+    captured = captureLog();
+    storeErrors = [];
+    slackErrors = [];
+    alarms = [];
     clock = new Date('2026-11-29T10:00:00Z');
     const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true }));
     const owners = new OwnerDirectory({ emailDomain: 'example.org', map: { bobby: 'bob@other.org', root: 'U0ALICE' } }, gateway, store, () => clock);
@@ -36,6 +43,9 @@ describe('outbox', () => {
       delivery: (user, item) => deliveryFor(store, user, item, clock),
       log: captured.log,
       now: () => clock,
+      onStoreError: (op) => storeErrors.push(op),
+      onError: (kind) => slackErrors.push(kind),
+      alarm: (line) => alarms.push(line),
     });
   });
 
@@ -142,5 +152,105 @@ describe('outbox', () => {
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
     expect(slack.messagesTo(BOB.id)).toHaveLength(1);
+  });
+
+  const later = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  it('keeps what Slack accepted when the store cannot record it, and never sends it again', async () => {
+    enqueue('wl:20:Failed', 'alice');
+    // A real SQLite error on the write that moves the item to the ledger (as SQLITE_FULL would be).
+    store.db.exec("CREATE TRIGGER no_delete BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    for (let i = 0; i < 5; i++) {
+      await outbox.flush();
+      later(120_000);
+    }
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(store.wasSent('wl:20:Failed')).toBe(false);
+    expect(outbox.storeHealthy()).toBe(false);
+    expect(outbox.lastStoreError()).toMatchObject({ op: 'completeOutbox', path: store.path });
+    expect(storeErrors).toContain('completeOutbox');
+    const failure = captured.entries.find((e) => e.msg === 'store call failed; nothing is sent until it works again');
+    expect(failure).toMatchObject({ store: store.path });
+
+    store.db.exec('DROP TRIGGER no_delete');
+    later(120_000);
+    await outbox.flush();
+    expect(outbox.storeHealthy()).toBe(true);
+    expect(store.ledgerEntry('wl:20:Failed')).toMatchObject({ recipient: ALICE.id });
+    expect(store.outboxDepth()).toBe(0);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+  });
+
+  it('survives a store error in its error path (Slack down, the retry cannot be written) and sends once both are back', async () => {
+    enqueue('wl:21:Failed', 'alice');
+    slack.down(true);
+    store.db.exec("CREATE TRIGGER no_update BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END");
+    await expect(outbox.flush()).resolves.toBeUndefined();
+    expect(storeErrors).toEqual(['retryOutboxLater']);
+    expect(outbox.storeHealthy()).toBe(false);
+    // Backing off: the next pass does not hammer Slack or the store.
+    const calls = slack.calls.length;
+    await outbox.flush();
+    expect(slack.calls.length).toBe(calls);
+
+    store.db.exec('DROP TRIGGER no_update');
+    slack.down(false);
+    later(60_000);
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(store.wasSent('wl:21:Failed')).toBe(true);
+    expect(outbox.storeHealthy()).toBe(true);
+  });
+
+  it('holds the whole queue while Slack rejects the token, says so once, and sends everything once it is fixed', async () => {
+    enqueue('wl:22:Failed', 'alice');
+    enqueue('wl:23:Failed', 'bobby');
+    enqueue('wl:24:Failed', 'mallory', 'nlp');
+    slack.revokeBotToken();
+    for (let i = 0; i < 30; i++) {
+      await outbox.flush();
+      later(61_000);
+    }
+    expect(store.outboxDepth()).toBe(3);
+    expect(slack.callsTo('chat.postMessage').filter((c) => c.status === 200 && (c.response as { ok?: boolean }).ok)).toHaveLength(0);
+    expect(outbox.heldForAuth()).toBe('token_revoked');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toContain('SLACK_BOT_TOKEN was rejected: token_revoked');
+    expect(alarms[0]).toContain('reinstall the app');
+    expect(slackErrors.filter((k) => k === 'auth').length).toBeGreaterThanOrEqual(30);
+    expect(slackErrors).not.toContain('permanent');
+    // Held means held: about one try a minute, not one per item per pass.
+    expect(slack.calls.length).toBeLessThanOrEqual(31);
+
+    slack.revokeBotToken(false);
+    later(61_000);
+    await outbox.flush();
+    expect(store.outboxDepth()).toBe(0);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(slack.messagesTo(BOB.id)).toHaveLength(1);
+    expect(slack.messagesTo('C0NLP')).toHaveLength(1);
+    expect(outbox.heldForAuth()).toBeUndefined();
+  });
+
+  it('retries an owed message for as long as slack.outboxRetention, however many attempts, then drops it with a log line', async () => {
+    slack.down(true);
+    enqueue('wl:25:Failed', 'alice');
+    // 45 attempts over five and a half days: more than the old cap of 40, less than the 7-day retention.
+    for (let i = 0; i < 45; i++) {
+      await outbox.flush();
+      later(3 * 3_600_000);
+    }
+    expect(store.allOutbox()[0].attempts).toBeGreaterThanOrEqual(45);
+    expect(store.outboxDepth()).toBe(1);
+    expect(slackErrors).not.toContain('expired');
+
+    later(2 * 86_400_000);
+    await outbox.flush();
+    expect(store.outboxDepth()).toBe(0);
+    expect(slackErrors).toContain('expired');
+    const dropped = captured.entries.find((e) => String(e.msg).includes('slack.outboxRetention'));
+    expect(dropped).toMatchObject({ keys: ['wl:25:Failed'] });
   });
 });
