@@ -14,12 +14,13 @@ import { startFakeKube, type FakeKube } from '../sim/kube-apiserver.js';
 import { SlackSimulator } from '../sim/slack.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { demoWindowStart, maintenanceCalendar } from './maintenance-feed.js';
-import { CHANNELS, EXPECTED_ALERTS, PEOPLE, scenarioSteps, seedCluster, type ScenarioStep } from './scenario.js';
+import { ADMIN, CHANNELS, EXPECTED_ALERTS, LLM_MEMBER, PEOPLE, scenarioSteps, seedCluster, type ScenarioStep } from './scenario.js';
 
 export interface DemoOptions {
   log: Logger;
   /** Pause before each scenario step, so a viewer can follow (0 when headless). */
   stepDelayMs: number;
+  /** The real clock; the demo's own clock runs with it and jumps ahead when a step says so. */
   now?: () => Date;
 }
 
@@ -27,6 +28,8 @@ export interface DemoProgress {
   played: number;
   total: number;
   current?: string;
+  /** The step that plays next, for the page's "play it now" button. */
+  next?: { label: string; title: string };
   done: boolean;
 }
 
@@ -36,9 +39,13 @@ export interface Demo {
   readonly bot: Bot;
   /** Temp dir holding the store, the kubeconfig and the maintenance calendar. */
   readonly dir: string;
+  /** The demo's clock: the bot and the simulated Slack read it. */
+  now(): Date;
   progress(): DemoProgress;
   /** Plays every step, then resolves once the bot has delivered what it owes and gone quiet. */
   play(): Promise<void>;
+  /** Ends the pause before the next step now (or the next pause, if a step is playing). */
+  playNext(): void;
   stop(): Promise<void>;
 }
 
@@ -47,6 +54,8 @@ export function demoConfigFile(dir: string, feedPath: string, logLevel: string):
   return {
     slack: { mode: 'socket', port: 0, fallbackChannel: CHANNELS.alerts.id },
     owners: { emailDomain: 'example.org' },
+    admins: [ADMIN],
+    projects: { llm: { members: [LLM_MEMBER] } },
     cluster: { mode: 'watch' },
     store: { path: join(dir, 'bot.db') },
     maintenance: { feed: feedPath, channel: CHANNELS.maintenance.id, timezone: 'UTC' },
@@ -61,16 +70,20 @@ const QUIET_MS = 1500;
 const DEADLINE_MS = 30_000;
 
 export async function startDemo(options: DemoOptions): Promise<Demo> {
-  const now = options.now ?? (() => new Date());
+  const realNow = options.now ?? (() => new Date());
+  // A step may move time forward (to when a reminder is due); real time keeps running from there.
+  let clockOffsetMs = 0;
+  const now = () => new Date(realNow().getTime() + clockOffsetMs);
   const dir = mkdtempSync(join(tmpdir(), 'runai-slack-bot-demo-'));
   const kube = await startFakeKube();
-  const slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES] });
+  const slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES], now });
   for (const person of PEOPLE) slack.addUser(person);
   slack.addChannel(CHANNELS.alerts.id, CHANNELS.alerts.name, PEOPLE.map((p) => p.id));
   slack.addChannel(CHANNELS.maintenance.id, CHANNELS.maintenance.name, PEOPLE.map((p) => p.id));
 
   const feedPath = join(dir, 'maintenance.ics');
-  writeFileSync(feedPath, maintenanceCalendar(demoWindowStart(now()), 8, now()));
+  const windowStart = demoWindowStart(now());
+  writeFileSync(feedPath, maintenanceCalendar(windowStart, 8, now()));
   seedCluster(kube, now());
 
   const config = parseConfig(demoConfigFile(dir, feedPath, options.log.level), {
@@ -87,20 +100,24 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     throw err;
   }
 
-  const steps: ScenarioStep[] = scenarioSteps(now());
+  const steps: ScenarioStep[] = scenarioSteps(now(), windowStart);
   let played = 0;
   let current: string | undefined;
   let done = false;
+  const pause = new SkippablePause();
 
   const play = async () => {
     for (const step of steps) {
       current = step.title;
-      await delay(options.stepDelayMs);
-      step.play(kube);
+      await pause.wait(options.stepDelayMs);
+      if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
+      step.play(kube, now());
       played++;
-      // The bot looks for stuck workloads every 30 s; the demo asks right away instead of waiting.
+      // The bot looks for stuck workloads every 30 s and for due reminders every minute; the
+      // demo asks right away instead of waiting, as those timers would.
       await untilSeen(bot, kube);
       bot.checkStuck();
+      if (step.clockTo) await bot.maintenance?.remind();
     }
     current = undefined;
     await untilDelivered(slack, bot);
@@ -113,8 +130,13 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     slack,
     bot,
     dir,
-    progress: () => ({ played, total: steps.length, current, done }),
+    now,
+    progress: () => {
+      const next = steps[played];
+      return { played, total: steps.length, current, next: next && { label: next.label, title: next.title }, done };
+    },
     play,
+    playNext: () => pause.skip(),
     stop: () =>
       (stopping ??= (async () => {
         await bot.stop();
@@ -150,6 +172,36 @@ async function untilSeen(bot: Bot, kube: FakeKube): Promise<void> {
   const wanted = DEMO_WORKLOAD_KINDS.reduce((n, kind) => n + kube.list(kind).length, 0);
   const deadline = Date.now() + 5000;
   while (bot.reconciler.workloads().length < wanted && Date.now() < deadline) await delay(20);
+}
+
+/** A pause that a visitor can cut short; a skip asked for while no pause runs ends the next one. */
+class SkippablePause {
+  private skipped = 0;
+  private wake: (() => void) | undefined;
+
+  async wait(ms: number): Promise<void> {
+    if (this.skipped > 0) {
+      this.skipped--;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      // Unref'd: a long pause must not keep a finished process alive.
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  skip(): void {
+    if (this.wake) this.wake();
+    else this.skipped++;
+  }
 }
 
 function delay(ms: number): Promise<void> {
