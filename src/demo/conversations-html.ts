@@ -47,16 +47,16 @@ export function conversationsOf(workspace: SlackWorkspace, viewer: string): Conv
 }
 
 /** The viewer's Home tab as last published, or a note that the bot has not published one yet. */
-export function homeHtml(workspace: SlackWorkspace, viewer: string): string {
+export function homeHtml(workspace: SlackWorkspace, viewer: string, ctx: MrkdwnContext = mrkdwnContextOf(workspace)): string {
   const published = workspace.homeViews.get(viewer);
   const blocks = published?.view.blocks;
   if (!Array.isArray(blocks)) return '<p class="empty">The bot has not published a Home tab for you yet.</p>';
-  const ctx = mrkdwnContextOf(workspace);
   return `<section class="home" data-home="${escapeHtml(viewer)}">${blocks.map((b) => blockHtml(b, ctx)).join('')}</section>`;
 }
 
-export function mrkdwnContextOf(workspace: SlackWorkspace): MrkdwnContext {
+export function mrkdwnContextOf(workspace: SlackWorkspace, now?: Date): MrkdwnContext {
   return {
+    now,
     userName: (id) => workspace.users.get(id)?.name,
     channelName: (id) => workspace.channels.get(id)?.name,
   };

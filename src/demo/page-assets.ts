@@ -25,7 +25,6 @@ export function indexHtml(token: string): string {
 <header class="topbar">
   <span class="workspace">Example Lab · simulated Slack</span>
   <label class="viewer">Acting as <select id="viewer" aria-label="Act as"></select></label>
-  <span id="role" class="role"></span>
   <span class="spacer"></span>
   <button type="button" id="next" class="next" hidden></button>
 </header>
@@ -53,7 +52,6 @@ export const CLIENT_JS = `'use strict';
 (function () {
   var token = document.querySelector('meta[name="demo-token"]').getAttribute('content');
   var viewerSelect = document.getElementById('viewer');
-  var roleLine = document.getElementById('role');
   var nextButton = document.getElementById('next');
   var statusLine = document.getElementById('status');
   var sidebar = document.getElementById('sidebar');
@@ -132,7 +130,6 @@ export const CLIENT_JS = `'use strict';
       });
     }
     viewerSelect.value = state.viewer;
-    state.people.forEach(function (p) { if (p.id === state.viewer) roleLine.textContent = p.role; });
 
     if (state.next) {
       nextButton.hidden = false;
@@ -241,7 +238,6 @@ body { margin: 0; font: 15px/1.46668 -apple-system, BlinkMacSystemFont, "Segoe U
 .topbar { display: flex; gap: 16px; align-items: center; padding: 8px 20px; background: #3f0e40; color: #fff; }
 .workspace { font-weight: 700; }
 .viewer select { font: inherit; margin-left: 6px; padding: 2px 4px; border-radius: 4px; }
-.role { font-size: 13px; opacity: .85; }
 .spacer { flex: 1; }
 .next { font: inherit; font-size: 14px; font-weight: 700; color: #3f0e40; background: #fff; border: 0; border-radius: 4px; padding: 4px 12px; cursor: pointer; }
 .next:disabled { opacity: .6; cursor: progress; }

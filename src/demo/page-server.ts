@@ -79,6 +79,8 @@ export async function startDemoPage(port: number, source: PageSource): Promise<D
         return res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', ...SECURITY_HEADERS }).end(STYLE_CSS);
       case '/client.js':
         return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...SECURITY_HEADERS }).end(CLIENT_JS);
+      case '/favicon.ico':
+        return res.writeHead(204, SECURITY_HEADERS).end();
       case '/state.json':
         return sendJson(res, 200, source.state(viewer));
       case '/events': {

@@ -26,7 +26,8 @@ export interface PageState {
 
 export function statusLine(progress: DemoProgress, messages: number): string {
   if (progress.done) return `Scenario finished: ${messages} message${messages === 1 ? '' : 's'} posted. Keep trying /runai and the buttons; Ctrl+C in the terminal stops the demo.`;
-  if (progress.current) return `Step ${progress.played + 1}/${progress.total}: ${progress.current}`;
+  if (progress.current) return `Step ${progress.played + 1}/${progress.total}: ${progress.current}…`;
+  if (progress.next) return `${progress.played}/${progress.total} events played. Next: ${progress.next.title}. Press ▶ to play it now.`;
   return `All ${progress.total} steps played; waiting for the bot to finish…`;
 }
 
@@ -37,7 +38,7 @@ export interface PageStates {
   state(viewer: string | undefined): PageState;
 }
 
-export function pageStateOf(demo: Pick<Demo, 'slack' | 'progress'>): PageStates {
+export function pageStateOf(demo: Pick<Demo, 'slack' | 'progress'> & Partial<Pick<Demo, 'now'>>): PageStates {
   let version = 0;
   let lastKey = '';
   const { workspace } = demo.slack;
@@ -59,7 +60,7 @@ export function pageStateOf(demo: Pick<Demo, 'slack' | 'progress'>): PageStates 
       const viewer = people.some((p) => p.id === wanted) ? wanted! : people[0].id;
       const current = versionNow();
       const progress = demo.progress();
-      const ctx = mrkdwnContextOf(workspace);
+      const ctx = mrkdwnContextOf(workspace, demo.now?.());
       return {
         version: current,
         status: statusLine(progress, messageCount()),
@@ -74,7 +75,7 @@ export function pageStateOf(demo: Pick<Demo, 'slack' | 'progress'>): PageStates 
           messages: view.messages.length,
           html: conversationHtml(view, ctx),
         })),
-        home: homeHtml(workspace, viewer),
+        home: homeHtml(workspace, viewer, ctx),
       };
     },
   };

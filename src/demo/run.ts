@@ -27,6 +27,7 @@ export interface DemoOptions {
 export interface DemoProgress {
   played: number;
   total: number;
+  /** The step being played right now. */
   current?: string;
   /** The step that plays next, for the page's "play it now" button. */
   next?: { label: string; title: string };
@@ -108,8 +109,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 
   const play = async () => {
     for (const step of steps) {
-      current = step.title;
       await pause.wait(options.stepDelayMs);
+      current = step.title;
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
       step.play(kube, now());
       played++;
@@ -118,6 +119,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       await untilSeen(bot, kube);
       bot.checkStuck();
       if (step.clockTo) await bot.maintenance?.remind();
+      current = undefined;
     }
     current = undefined;
     await untilDelivered(slack, bot);
@@ -132,7 +134,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     dir,
     now,
     progress: () => {
-      const next = steps[played];
+      const next = steps[current ? played + 1 : played];
       return { played, total: steps.length, current, next: next && { label: next.label, title: next.title }, done };
     },
     play,
