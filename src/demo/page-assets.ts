@@ -137,6 +137,7 @@ export const CLIENT_JS = `'use strict';
       nextButton.title = 'Play the next event now: ' + state.next.title;
     } else {
       nextButton.hidden = true;
+      nextButton.textContent = '';
     }
 
     if (selected !== 'home' && !conversation(selected)) selected = dmOf(state);
