@@ -65,6 +65,8 @@ export const CLIENT_JS = `'use strict';
   var shownHtml = '';
   var shownKey = '';
   var events = null;
+  // After the visitor acts, the answer is what they look for: the next new content scrolls into view.
+  var follow = false;
 
   function post(kind, body) {
     return fetch('/act/' + kind, {
@@ -152,7 +154,8 @@ export const CLIENT_JS = `'use strict';
     var html = selected === 'home' ? state.home : conversation(selected).html;
     var key = state.viewer + '|' + selected;
     if (html !== shownHtml || key !== shownKey) {
-      var stick = key !== shownKey || pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 40;
+      var stick = key !== shownKey || follow || pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 40;
+      if (key === shownKey) follow = false;
       pane.innerHTML = html;
       pane.dataset.pane = selected;
       shownHtml = html;
@@ -218,6 +221,7 @@ export const CLIENT_JS = `'use strict';
     // A link button opens its page (the default) and Slack still tells the app about the click.
     if (button.tagName === 'BUTTON') button.disabled = true;
     showError(null);
+    follow = true;
     post('action', body).catch(showError).then(function () { if (button.tagName === 'BUTTON') button.disabled = false; });
   });
 
@@ -226,6 +230,7 @@ export const CLIENT_JS = `'use strict';
     var text = input.value;
     if (!text.trim()) return;
     showError(null);
+    follow = true;
     post('command', { user: viewer, channel: selected, text: text }).then(function () { input.value = ''; }, showError);
   });
 

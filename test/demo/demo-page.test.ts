@@ -122,7 +122,13 @@ describeWithChromium('the interactive demo page', () => {
     const link = alert.locator('a[data-action-id="runai_open_ui"]');
     await expect(link.getAttribute('href')).resolves.toMatch(/^https:\/\/runai\.example\.org\//);
     await expect(link.getAttribute('target')).resolves.toBe('_blank');
-    await alert.screenshot({ path: join(SHOTS, 'demo-dm.png') });
+    // The README's picture of the alert: a page tall enough that the whole message fits in the pane.
+    const tall = await browser.newPage({ viewport: { width: 1040, height: 1500 }, deviceScaleFactor: 1 });
+    await tall.goto(demo.url);
+    const whole = tall.locator('#pane article.message', { hasText: 'resnet-finetune failed' });
+    await whole.waitFor({ timeout: SHOWN_MS });
+    await whole.screenshot({ path: join(SHOTS, 'demo-dm.png') });
+    await tall.close();
   });
 
   it('answers /runai typed in the DM with an ephemeral reply, as Slack shows it', async () => {
@@ -130,6 +136,7 @@ describeWithChromium('the interactive demo page', () => {
     await expect(reply.textContent()).resolves.toContain('Only visible to you');
     await expect(reply.textContent()).resolves.toContain('resnet-finetune');
     await expect(reply.textContent()).resolves.toContain(GUIDE.Failed.nextAction);
+    await page.screenshot({ path: join(SHOTS, 'demo-page.png') });
     const help = await type('/runai help');
     await expect(help.textContent()).resolves.toContain('/runai why NAME');
   });
@@ -140,6 +147,7 @@ describeWithChromium('the interactive demo page', () => {
     await page.press('#message', 'Enter');
     await page.waitForFunction(() => /only \/runai commands reach the bot/.test((globalThis as any).document.getElementById('composer-error').textContent), undefined, { timeout: SHOWN_MS });
     expect(await replies().count()).toBe(before);
+    await page.fill('#message', '');
   });
 
   it('answers the alert buttons: more of the log, then a mute confirmation', async () => {
@@ -154,7 +162,14 @@ describeWithChromium('the interactive demo page', () => {
     const muted = replies().nth(before);
     await muted.waitFor({ timeout: SHOWN_MS });
     await expect(muted.textContent()).resolves.toContain('Muted resnet-finetune in project vision');
-    await page.screenshot({ path: join(SHOTS, 'demo-page.png') });
+    // The answer to a click is scrolled into view, as the visitor looks for it.
+    await expect(muted.isVisible()).resolves.toBe(true);
+    const inView = await muted.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const pane = el.closest('#pane')!.getBoundingClientRect();
+      return box.top >= pane.top && box.bottom <= pane.bottom + 1;
+    });
+    expect(inView).toBe(true);
   });
 
   it('opens the Home tab: the bot publishes alice’s workloads, alerts, maintenance and settings', async () => {
