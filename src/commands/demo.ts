@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .option('--headless', 'play the scenario to the end without the page, write the Slack calls, exit')
     .option('--out <file>', 'with --headless: where to write the Slack Web API calls as JSON lines (default: stdout)')
     .option('--port <n>', 'port of the page on 127.0.0.1 (0: any free port)', '0')
-    .option('--step-delay-ms <ms>', 'page mode: pause before each scenario step', String(PAGE_STEP_DELAY_MS))
+    .option('--step-delay-ms <ms>', "page mode: pause before each scenario step (the page's ▶ button ends it at once)", String(PAGE_STEP_DELAY_MS))
     .option('--log-level <level>', "the bot's log level (logs go to stderr)", 'warn')
     .action(async (flags: DemoFlags) => {
       const port = Number(flags.port);

@@ -111,6 +111,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     for (const step of steps) {
       await pause.wait(options.stepDelayMs);
       current = step.title;
+      // The bot's first maintenance round must be over before time jumps, or it would run at the new time too.
+      if (step.clockTo) await untilAnnounced(slack);
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
       step.play(kube, now());
       played++;
@@ -165,6 +167,12 @@ async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
     await bot.settle();
     await delay(QUIET_MS);
   }
+}
+
+/** Until the maintenance channel has the bot's first reminder (the 7-day one, due at start). */
+async function untilAnnounced(slack: SlackSimulator): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!slack.messagesTo(CHANNELS.maintenance.id).length && Date.now() < deadline) await delay(20);
 }
 
 const DEMO_WORKLOAD_KINDS = ['trainingworkloads', 'interactiveworkloads', 'distributedworkloads'];

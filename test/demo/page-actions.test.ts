@@ -184,4 +184,22 @@ describe('a visitor acting through the page', () => {
     const publish = demo.slack.callsTo('views.publish').find((c) => c.body.user_id === 'U0CAROL');
     expect(publish).toBeDefined();
   });
+
+  it("refreshes the Home tab with its own button, clicked where Slack has no channel or response_url", async () => {
+    await act('home', { user: 'U0DAVE' });
+    await until('U0DAVE', (s) => s.home.includes('data-home'));
+    const published = () => demo.slack.callsTo('views.publish').filter((c) => c.body.user_id === 'U0DAVE').length;
+    const before = published();
+    expect((await act('action', { user: 'U0DAVE', actionId: 'runai_home_refresh', value: 'refresh' })).status).toBe(200);
+    await until('U0DAVE', () => published() > before);
+    expect(published()).toBe(before + 1);
+  });
+
+  it('answers a command typed in a channel with a reply in that channel that only the person sees', async () => {
+    expect((await act('command', { user: 'U0FRANK', channel: 'C0MAINT', text: '/runai maintenance' })).status).toBe(200);
+    const maintenance = (s: PageState) => s.conversations.find((c) => c.id === 'C0MAINT')!.html;
+    const frank = await until('U0FRANK', (s) => maintenance(s).includes('ephemeral'));
+    expect(textOf(maintenance(frank))).toContain('NVIDIA driver and firmware upgrade');
+    expect(maintenance(await stateOf('U0ALICE'))).not.toContain('ephemeral');
+  });
 });
