@@ -111,8 +111,12 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     for (const step of steps) {
       await pause.wait(options.stepDelayMs);
       current = step.title;
-      // The bot's first maintenance round must be over before time jumps, or it would run at the new time too.
-      if (step.clockTo) await untilAnnounced(slack);
+      if (step.clockTo) {
+        // What the bot owes and its first maintenance round are done before time jumps: else
+        // they would happen at the new time too (alerts dated a day late, a reminder twice).
+        await bot.settle();
+        await untilAnnounced(slack);
+      }
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
       step.play(kube, now());
       played++;
@@ -153,11 +157,11 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 /** The expected DMs have arrived and the bot has gone quiet (maintenance posts, retries done). */
 async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  const missing = () => EXPECTED_ALERTS.filter(({ workload, user }) =>
-    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(workload)));
+  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) =>
+    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(says)));
   while (missing().length) {
     if (Date.now() > deadline) {
-      throw new Error(`the bot did not deliver: ${missing().map((m) => `${m.workload} → ${m.user}`).join(', ')}`);
+      throw new Error(`the bot did not deliver: ${missing().map((m) => `"${m.says}" → ${m.user}`).join(', ')}`);
     }
     await delay(100);
   }

@@ -210,10 +210,11 @@ export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[]
   ];
 }
 
-/** The DMs the scenario must produce: the run is over when each owner has theirs. */
-export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string }> = [
-  { workload: RESNET.name, user: 'U0ALICE' },
-  { workload: JUPYTER.name, user: 'U0BOB' },
-  { workload: OVER_QUOTA.name, user: 'U0CAROL' },
-  { workload: LLAMA.name, user: 'U0CAROL' },
+/** The DMs the scenario must produce (a phrase of each one's text): the run is over when each owner has theirs. */
+export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string; says: string }> = [
+  { workload: RESNET.name, user: 'U0ALICE', says: 'resnet-finetune (project vision) is Failed' },
+  { workload: JUPYTER.name, user: 'U0BOB', says: 'jupyter-bob (project vision) is Stopped' },
+  { workload: LLAMA.name, user: 'U0CAROL', says: 'your running workloads: llama-ddp' },
+  { workload: OVER_QUOTA.name, user: 'U0CAROL', says: 'sdxl-eval (project genai) has been Pending' },
+  { workload: LLAMA.name, user: 'U0CAROL', says: 'llama-ddp (project llm) is Failed' },
 ];
