@@ -12,23 +12,10 @@ export const BOT_DISPLAY_NAME = 'Run:ai Bot';
 
 export interface ConversationView {
   id: string;
-  /** "alice" for a DM, "#maintenance" for a channel. */
+  /** "Run:ai Bot" for the DM with the bot, "#maintenance" for a channel. */
   title: string;
   kind: 'dm' | 'channel';
   messages: PostedMessage[];
-}
-
-export function conversationViews(workspace: SlackWorkspace): ConversationView[] {
-  const views = workspace.conversations().map((channel): ConversationView => {
-    const user = channel.user ? workspace.users.get(channel.user) : undefined;
-    return {
-      id: channel.id,
-      title: channel.user ? (user?.real_name ?? user?.name ?? channel.user) : `#${channel.name}`,
-      kind: channel.user ? 'dm' : 'channel',
-      messages: workspace.conversation(channel.id),
-    };
-  });
-  return views.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'dm' ? -1 : 1));
 }
 
 /**
@@ -94,11 +81,4 @@ export function conversationHtml(view: ConversationView, ctx: MrkdwnContext): st
     view.messages.map((m) => messageHtml(m, ctx)).join(''),
     '</section>',
   ].join('');
-}
-
-export function workspaceHtml(workspace: SlackWorkspace): string {
-  const ctx = mrkdwnContextOf(workspace);
-  const views = conversationViews(workspace);
-  if (!views.length) return '<p class="empty">Waiting for the bot to post…</p>';
-  return views.map((v) => conversationHtml(v, ctx)).join('');
 }

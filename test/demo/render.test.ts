@@ -3,7 +3,7 @@
  * rendering must show Slack's formatting and never let log text become markup.
  */
 import { blockHtml, messageBodyHtml } from '../../src/demo/blocks-html.js';
-import { conversationsOf, conversationViews, homeHtml, workspaceHtml } from '../../src/demo/conversations-html.js';
+import { conversationHtml, conversationsOf, homeHtml, mrkdwnContextOf } from '../../src/demo/conversations-html.js';
 import { formatSlackDate, mrkdwnToHtml, type MrkdwnContext } from '../../src/demo/mrkdwn-html.js';
 import { SlackWorkspace } from '../../src/sim/slack-workspace.js';
 
@@ -92,22 +92,21 @@ describe('Block Kit as HTML', () => {
   });
 });
 
-describe('the workspace as the page shows it', () => {
-  it('lists DMs (by the person) before channels, each with its messages in order', () => {
+describe('a conversation as the page shows it', () => {
+  it('shows each message with the bot as author, its time in UTC, and a note on replies only the viewer sees', () => {
     const ws = new SlackWorkspace('T1', 'UBOT');
     ws.addUser({ id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin' });
-    ws.addChannel('C0MAINT', 'maintenance');
     const dm = ws.dmWith('U0ALICE');
-    ws.post({ channel: 'C0MAINT', ts: '1764403200.000001', text: 'window', via: 'api' });
     ws.post({ channel: dm.id, ts: '1764403201.000001', text: 'first', via: 'api' });
-    ws.post({ channel: dm.id, ts: '1764403202.000001', text: 'second', via: 'api' });
-    expect(conversationViews(ws).map((v) => [v.title, v.messages.map((m) => m.text)])).toEqual([
-      ['Alice Martin', ['first', 'second']],
-      ['#maintenance', ['window']],
-    ]);
-    const page = workspaceHtml(ws);
-    expect(page).toContain('Direct message · Alice Martin');
+    ws.post({ channel: dm.id, ts: '1764403202.000001', text: 'second', visibleTo: 'U0ALICE', via: 'response_url' });
+    const [view] = conversationsOf(ws, 'U0ALICE');
+    expect(view.messages.map((m) => m.text)).toEqual(['first', 'second']);
+    const page = conversationHtml(view, mrkdwnContextOf(ws));
+    expect(page).toContain('Direct message · Run:ai Bot');
     expect(page).toContain('<time>08:00 UTC</time>');
+    expect(page).toContain('<article class="message ephemeral" data-ts="1764403202.000001">');
+    expect(page).toContain('Only visible to you');
+    expect(page).not.toContain('No messages here yet');
   });
 });
 
