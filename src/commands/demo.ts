@@ -1,19 +1,21 @@
 /**
  * `runai-slack-bot demo [--headless --out FILE] [--port N]`: the bot at work within a minute of
  * cloning, with no cluster and no Slack workspace. It runs the real bot against a simulated
- * Run:ai cluster and Slack, plays a scripted scenario, and either serves a page showing every
- * message as Slack would (updated live) or, headless, writes every Slack Web API call the bot
- * made as JSON lines and exits.
+ * Run:ai cluster and Slack, plays a scripted scenario, and either serves a page that is a small
+ * Slack client (act as any demo person, type /runai, click the buttons, open the Home tab,
+ * play the next event now) or, headless, writes every Slack Web API call the bot made as JSON
+ * lines and exits.
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { pageStateOf } from '../demo/page-state.js';
 import { startDemoPage } from '../demo/page-server.js';
 import { startDemo } from '../demo/run.js';
+import { visitorActions } from '../demo/visitor.js';
 import { createLogger } from '../ops/logger.js';
 
-/** Long enough to read each step's title on the page before its messages arrive. */
-const PAGE_STEP_DELAY_MS = 2500;
+/** Long enough to look around between events; the page's button plays the next one at once. */
+const PAGE_STEP_DELAY_MS = 20_000;
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 interface DemoFlags {
@@ -31,7 +33,7 @@ export function register(program: Command): void {
     .option('--headless', 'play the scenario to the end without the page, write the Slack calls, exit')
     .option('--out <file>', 'with --headless: where to write the Slack Web API calls as JSON lines (default: stdout)')
     .option('--port <n>', 'port of the page on 127.0.0.1 (0: any free port)', '0')
-    .option('--step-delay-ms <ms>', 'page mode: pause before each scenario step', String(PAGE_STEP_DELAY_MS))
+    .option('--step-delay-ms <ms>', "page mode: pause before each scenario step (the page's ▶ button ends it at once)", String(PAGE_STEP_DELAY_MS))
     .option('--log-level <level>', "the bot's log level (logs go to stderr)", 'warn')
     .action(async (flags: DemoFlags) => {
       const port = Number(flags.port);
@@ -59,7 +61,11 @@ async function runHeadless(log: ReturnType<typeof createLogger>, out: string | u
 
 async function runPage(log: ReturnType<typeof createLogger>, port: number, stepDelayMs: number): Promise<void> {
   const demo = await startDemo({ log, stepDelayMs });
-  const page = await startDemoPage(port, pageStateOf(demo));
+  const people = new Set(demo.slack.workspace.users.keys());
+  const page = await startDemoPage(port, {
+    ...pageStateOf(demo),
+    act: visitorActions({ slack: demo.slack, people, playNext: () => demo.playNext() }),
+  });
   process.stdout.write(`Demo running at ${page.url}\n`);
   const shutdown = () => {
     process.stdout.write('Stopping the demo…\n');

@@ -1,8 +1,10 @@
 /**
  * Block Kit → HTML, close to how the Slack client lays messages out: headers, sections with
  * text, fields and an accessory, context lines, dividers, images (as their alt text: the page
- * loads nothing from elsewhere) and action buttons, shown disabled because the page is a
- * view, not a client. Pure; unknown blocks are named rather than dropped silently.
+ * loads nothing from elsewhere) and action buttons. A button carries its action_id and value
+ * so the page can click it (the server checks the message really has that button); a button
+ * with a url is a link, and its click is reported too, as Slack does. Pure; unknown blocks are
+ * named rather than dropped silently.
  */
 import { escapeHtml, mrkdwnToHtml, plainTextHtml, type MrkdwnContext } from './mrkdwn-html.js';
 
@@ -25,8 +27,13 @@ function textObjectHtml(value: unknown, ctx: MrkdwnContext): string {
 
 function buttonHtml(element: Json): string {
   const style = element.style === 'primary' || element.style === 'danger' ? ` ${element.style}` : '';
-  const link = typeof element.url === 'string' ? ' <span class="external" aria-hidden="true">↗</span>' : '';
-  return `<button class="button${style}" disabled>${plainTextHtml(str((element.text as Json | undefined)?.text), true)}${link}</button>`;
+  const label = plainTextHtml(str((element.text as Json | undefined)?.text), true);
+  const data = `data-action-id="${escapeHtml(str(element.action_id))}"${typeof element.value === 'string' ? ` data-value="${escapeHtml(element.value)}"` : ''}`;
+  const href = typeof element.url === 'string' && /^https?:\/\//i.test(element.url) ? escapeHtml(element.url) : undefined;
+  if (href) {
+    return `<a class="button${style}" href="${href}" target="_blank" rel="noopener noreferrer" ${data}>${label} <span class="external" aria-hidden="true">↗</span></a>`;
+  }
+  return `<button type="button" class="button${style}" ${data}>${label}</button>`;
 }
 
 function elementHtml(element: unknown, ctx: MrkdwnContext): string {

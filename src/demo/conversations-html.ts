@@ -1,37 +1,49 @@
 /**
- * The simulated workspace as the demo page shows it: one pane per conversation the bot posted
- * into (DMs first, then channels), each message with the bot's name, its time and its blocks.
- * Pure: reads the workspace, returns HTML.
+ * The simulated workspace as the demo page shows it: one pane per conversation, each message
+ * with the bot's name, its time and its blocks; and a person's Home tab as the bot last
+ * published it. A person sees their own DM with the bot, the channels they are in, and only
+ * the ephemeral replies meant for them. Reads the workspace, returns HTML.
  */
-import type { PostedMessage, SlackWorkspace } from '../sim/slack-workspace.js';
-import { messageBodyHtml } from './blocks-html.js';
+import type { PostedMessage, SlackChannel, SlackWorkspace } from '../sim/slack-workspace.js';
+import { blockHtml, messageBodyHtml } from './blocks-html.js';
 import { escapeHtml, type MrkdwnContext } from './mrkdwn-html.js';
 
 export const BOT_DISPLAY_NAME = 'Run:ai Bot';
 
 export interface ConversationView {
   id: string;
-  /** "alice" for a DM, "#maintenance" for a channel. */
+  /** "Run:ai Bot" for the DM with the bot, "#maintenance" for a channel. */
   title: string;
   kind: 'dm' | 'channel';
   messages: PostedMessage[];
 }
 
-export function conversationViews(workspace: SlackWorkspace): ConversationView[] {
-  const views = workspace.conversations().map((channel): ConversationView => {
-    const user = channel.user ? workspace.users.get(channel.user) : undefined;
-    return {
-      id: channel.id,
-      title: channel.user ? (user?.real_name ?? user?.name ?? channel.user) : `#${channel.name}`,
-      kind: channel.user ? 'dm' : 'channel',
-      messages: workspace.conversation(channel.id),
-    };
-  });
-  return views.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'dm' ? -1 : 1));
+/**
+ * What `viewer` has in their sidebar: the bot's DM first (even before the bot wrote: it is
+ * where they type), then the channels they are in. Replies only someone else may see are left out.
+ */
+export function conversationsOf(workspace: SlackWorkspace, viewer: string): ConversationView[] {
+  const channels = [...workspace.channels.values()].filter((c) => !c.user && c.members.includes(viewer));
+  // dmWith creates the DM on first use, as Slack has one for every person who can open the app.
+  return [workspace.dmWith(viewer), ...channels].map((channel: SlackChannel): ConversationView => ({
+    id: channel.id,
+    title: channel.user ? BOT_DISPLAY_NAME : `#${channel.name}`,
+    kind: channel.user ? 'dm' : 'channel',
+    messages: workspace.conversation(channel.id).filter((m) => m.visibleTo === undefined || m.visibleTo === viewer),
+  }));
 }
 
-export function mrkdwnContextOf(workspace: SlackWorkspace): MrkdwnContext {
+/** The viewer's Home tab as last published, or a note that the bot has not published one yet. */
+export function homeHtml(workspace: SlackWorkspace, viewer: string, ctx: MrkdwnContext = mrkdwnContextOf(workspace)): string {
+  const published = workspace.homeViews.get(viewer);
+  const blocks = published?.view.blocks;
+  if (!Array.isArray(blocks)) return '<p class="empty">The bot has not published a Home tab for you yet.</p>';
+  return `<section class="home" data-home="${escapeHtml(viewer)}">${blocks.map((b) => blockHtml(b, ctx)).join('')}</section>`;
+}
+
+export function mrkdwnContextOf(workspace: SlackWorkspace, now?: Date): MrkdwnContext {
   return {
+    now,
     userName: (id) => workspace.users.get(id)?.name,
     channelName: (id) => workspace.channels.get(id)?.name,
   };
@@ -49,7 +61,7 @@ function messageHtml(message: PostedMessage, ctx: MrkdwnContext): string {
     message.edited ? '<span class="note">(edited)</span>' : '',
   ].join('');
   return [
-    `<article class="message" data-ts="${escapeHtml(message.ts)}">`,
+    `<article class="message${message.visibleTo ? ' ephemeral' : ''}" data-ts="${escapeHtml(message.ts)}">`,
     '<div class="avatar" aria-hidden="true">R</div>',
     '<div class="message-main">',
     `<div class="message-meta"><span class="author">${escapeHtml(BOT_DISPLAY_NAME)}</span><span class="app-badge">APP</span><time>${escapeHtml(timeOfTs(message.ts))}</time>${notes}</div>`,
@@ -61,17 +73,12 @@ function messageHtml(message: PostedMessage, ctx: MrkdwnContext): string {
 
 export function conversationHtml(view: ConversationView, ctx: MrkdwnContext): string {
   const label = view.kind === 'dm' ? `Direct message · ${escapeHtml(view.title)}` : escapeHtml(view.title);
+  const empty = view.messages.length ? '' : `<p class="empty">No messages here yet. Type <code>/runai help</code> below.</p>`;
   return [
     `<section class="conversation ${view.kind}" data-conversation="${escapeHtml(view.id)}">`,
     `<h2 class="conversation-title">${label}</h2>`,
+    empty,
     view.messages.map((m) => messageHtml(m, ctx)).join(''),
     '</section>',
   ].join('');
-}
-
-export function workspaceHtml(workspace: SlackWorkspace): string {
-  const ctx = mrkdwnContextOf(workspace);
-  const views = conversationViews(workspace);
-  if (!views.length) return '<p class="empty">Waiting for the bot to post…</p>';
-  return views.map((v) => conversationHtml(v, ctx)).join('');
 }

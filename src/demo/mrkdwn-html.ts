@@ -10,6 +10,8 @@ export interface MrkdwnContext {
   userName(id: string): string | undefined;
   /** Slack channel id → name, for <#C…> references. */
   channelName(id: string): string | undefined;
+  /** For <!date> "today"/"yesterday"/"tomorrow" and "ago"; without it dates are shown in full. */
+  now?: Date;
 }
 
 /** The emoji the bot uses (and a few common ones); others stay as :name: like an unknown custom emoji. */
@@ -80,7 +82,11 @@ function angleTokenHtml(inner: string, ctx: MrkdwnContext): string {
     const id = target.slice(1);
     return `<span class="mention">#${escapeHtml(ctx.channelName(id) ?? label ?? id)}</span>`;
   }
-  if (target.startsWith('!date^')) return `<span class="date">${textHtml(label ?? target)}</span>`;
+  if (target.startsWith('!date^')) {
+    const [, seconds, format] = target.split('^');
+    const shown = /^\d+$/.test(seconds ?? '') && format ? formatSlackDate(Number(seconds), decodeSlackEntities(format), ctx.now) : undefined;
+    return `<span class="date">${shown !== undefined ? escapeHtml(shown) : textHtml(label ?? target)}</span>`;
+  }
   if (target.startsWith('!')) {
     const name = target.slice(1).split('^')[0];
     return `<span class="mention">@${escapeHtml(label ?? name)}</span>`;
@@ -102,22 +108,26 @@ function emphasisHtml(html: string): string {
     .replace(wrap('~', 's'), '$1<s>$2</s>');
 }
 
-/** Inline text: `code` spans, <…> tokens, then emphasis and emoji on the rest. */
-function inlineHtml(text: string, ctx: MrkdwnContext, tokens = true): string {
-  const out: string[] = [];
-  const pattern = tokens ? /`([^`\n]+)`|<([^<>\n]+)>/g : /`([^`\n]+)`/g;
-  let last = 0;
-  for (const m of text.matchAll(pattern)) {
-    out.push(plainRunHtml(text.slice(last, m.index)));
-    out.push(m[1] !== undefined ? `<code>${textHtml(m[1])}</code>` : angleTokenHtml(m[2], ctx));
-    last = m.index + m[0].length;
-  }
-  out.push(plainRunHtml(text.slice(last)));
-  return out.join('');
-}
+/** Stand-ins for code spans and <…> tokens while emphasis is applied around them (private-use characters). */
+const HOLE_OPEN = '\uE000';
+const HOLE_CLOSE = '\uE001';
 
-function plainRunHtml(text: string): string {
-  return emojiHtml(emphasisHtml(textHtml(text))).replace(/\n/g, '<br>');
+/**
+ * Inline text: `code` spans and <…> tokens are rendered first and held out as placeholders,
+ * so that emphasis may span them (`*Log of `x`*` is bold around the code, as in Slack) but
+ * never reaches into them; then escaping, emphasis and emoji on the whole.
+ */
+function inlineHtml(text: string, ctx: MrkdwnContext, tokens = true): string {
+  const held: string[] = [];
+  const pattern = tokens ? /`([^`\n]+)`|<([^<>\n]+)>/g : /`([^`\n]+)`/g;
+  const clean = text.replace(/[\uE000\uE001]/g, '\uFFFD');
+  const withHoles = clean.replace(pattern, (_whole, code: string | undefined, token: string | undefined) => {
+    held.push(code !== undefined ? `<code>${textHtml(code)}</code>` : angleTokenHtml(token!, ctx));
+    return `${HOLE_OPEN}${held.length - 1}${HOLE_CLOSE}`;
+  });
+  return emojiHtml(emphasisHtml(textHtml(withHoles)))
+    .replace(/\n/g, '<br>')
+    .replace(/\uE000(\d+)\uE001/g, (_whole, i: string) => held[Number(i)]);
 }
 
 /** A whole mrkdwn text as HTML: code blocks first (nothing inside them is formatted). */
@@ -142,4 +152,58 @@ function trimNewlineEdges(text: string): string {
 export function plainTextHtml(text: string, emoji: boolean): string {
   const html = escapeHtml(text).replace(/\n/g, '<br>');
   return emoji ? emojiHtml(html) : html;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const DAY_MS = 86_400_000;
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+function ago(ms: number): string {
+  const future = ms < 0;
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const [n, unit] = minutes < 1 ? [0, ''] : minutes < 60 ? [minutes, 'minute'] : minutes < 2880 ? [Math.round(minutes / 60), 'hour'] : [Math.round(minutes / 1440), 'day'];
+  if (!unit) return 'just now';
+  const amount = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return future ? `in ${amount}` : `${amount} ago`;
+}
+
+/**
+ * A <!date^seconds^format|fallback> as Slack shows it, in UTC like the rest of the page:
+ * {date_num}, {date}, {date_short}, {date_long}, their _pretty forms (today, yesterday,
+ * tomorrow when `now` is known), {time}, {time_secs} and {ago}. Unknown tokens stay as written.
+ */
+export function formatSlackDate(seconds: number, format: string, now?: Date): string {
+  const date = new Date(seconds * 1000);
+  const y = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  const day = date.getUTCDate();
+  const iso = date.toISOString();
+  const full = `${MONTHS[month]} ${ordinal(day)}, ${y}`;
+  const short = `${MONTHS[month].slice(0, 3)} ${day}, ${y}`;
+  const long = `${WEEKDAYS[date.getUTCDay()]}, ${full}`;
+  const pretty = (otherwise: string) => {
+    if (!now) return otherwise;
+    const days = Math.round((Date.UTC(y, month, day) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / DAY_MS);
+    return ({ [-1]: 'yesterday', 0: 'today', 1: 'tomorrow' } as Record<number, string>)[days] ?? otherwise;
+  };
+  const tokens: Record<string, () => string> = {
+    date_num: () => iso.slice(0, 10),
+    date: () => full,
+    date_short: () => short,
+    date_long: () => long,
+    date_pretty: () => pretty(full),
+    date_short_pretty: () => pretty(short),
+    date_long_pretty: () => pretty(long),
+    time: () => `${iso.slice(11, 16)} UTC`,
+    time_secs: () => `${iso.slice(11, 19)} UTC`,
+    ago: () => (now ? ago(now.getTime() - date.getTime()) : `${short} ${iso.slice(11, 16)} UTC`),
+  };
+  const shown = format.replace(/\{([a-z_]+)\}/g, (whole, name: string) => tokens[name]?.() ?? whole);
+  return shown.charAt(0).toUpperCase() + shown.slice(1);
 }

@@ -14,19 +14,23 @@ import { startFakeKube, type FakeKube } from '../sim/kube-apiserver.js';
 import { SlackSimulator } from '../sim/slack.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { demoWindowStart, maintenanceCalendar } from './maintenance-feed.js';
-import { CHANNELS, EXPECTED_ALERTS, PEOPLE, scenarioSteps, seedCluster, type ScenarioStep } from './scenario.js';
+import { ADMIN, CHANNELS, EXPECTED_ALERTS, LLM_MEMBER, PEOPLE, scenarioSteps, seedCluster, type ScenarioStep } from './scenario.js';
 
 export interface DemoOptions {
   log: Logger;
   /** Pause before each scenario step, so a viewer can follow (0 when headless). */
   stepDelayMs: number;
+  /** The real clock; the demo's own clock runs with it and jumps ahead when a step says so. */
   now?: () => Date;
 }
 
 export interface DemoProgress {
   played: number;
   total: number;
+  /** The step being played right now. */
   current?: string;
+  /** The step that plays next, for the page's "play it now" button. */
+  next?: { label: string; title: string };
   done: boolean;
 }
 
@@ -36,9 +40,13 @@ export interface Demo {
   readonly bot: Bot;
   /** Temp dir holding the store, the kubeconfig and the maintenance calendar. */
   readonly dir: string;
+  /** The demo's clock: the bot and the simulated Slack read it. */
+  now(): Date;
   progress(): DemoProgress;
   /** Plays every step, then resolves once the bot has delivered what it owes and gone quiet. */
   play(): Promise<void>;
+  /** Ends the pause before the next step now (or the next pause, if a step is playing). */
+  playNext(): void;
   stop(): Promise<void>;
 }
 
@@ -47,6 +55,8 @@ export function demoConfigFile(dir: string, feedPath: string, logLevel: string):
   return {
     slack: { mode: 'socket', port: 0, fallbackChannel: CHANNELS.alerts.id },
     owners: { emailDomain: 'example.org' },
+    admins: [ADMIN],
+    projects: { llm: { members: [LLM_MEMBER] } },
     cluster: { mode: 'watch' },
     store: { path: join(dir, 'bot.db') },
     maintenance: { feed: feedPath, channel: CHANNELS.maintenance.id, timezone: 'UTC' },
@@ -63,16 +73,20 @@ const QUIET_MS = 1500;
 const DEADLINE_MS = 30_000;
 
 export async function startDemo(options: DemoOptions): Promise<Demo> {
-  const now = options.now ?? (() => new Date());
+  const realNow = options.now ?? (() => new Date());
+  // A step may move time forward (to when a reminder is due); real time keeps running from there.
+  let clockOffsetMs = 0;
+  const now = () => new Date(realNow().getTime() + clockOffsetMs);
   const dir = mkdtempSync(join(tmpdir(), 'runai-slack-bot-demo-'));
   const kube = await startFakeKube();
-  const slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES] });
+  const slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES], now });
   for (const person of PEOPLE) slack.addUser(person);
   slack.addChannel(CHANNELS.alerts.id, CHANNELS.alerts.name, PEOPLE.map((p) => p.id));
   slack.addChannel(CHANNELS.maintenance.id, CHANNELS.maintenance.name, PEOPLE.map((p) => p.id));
 
   const feedPath = join(dir, 'maintenance.ics');
-  writeFileSync(feedPath, maintenanceCalendar(demoWindowStart(now()), 8, now()));
+  const windowStart = demoWindowStart(now());
+  writeFileSync(feedPath, maintenanceCalendar(windowStart, 8, now()));
   seedCluster(kube, now());
 
   const config = parseConfig(demoConfigFile(dir, feedPath, options.log.level), {
@@ -89,20 +103,31 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     throw err;
   }
 
-  const steps: ScenarioStep[] = scenarioSteps(now());
+  const steps: ScenarioStep[] = scenarioSteps(now(), windowStart);
   let played = 0;
   let current: string | undefined;
   let done = false;
+  const pause = new SkippablePause();
 
   const play = async () => {
     for (const step of steps) {
+      await pause.wait(options.stepDelayMs);
       current = step.title;
-      await delay(options.stepDelayMs);
-      step.play(kube);
+      if (step.clockTo) {
+        // What the bot owes and its first maintenance round are done before time jumps: else
+        // they would happen at the new time too (alerts dated a day late, a reminder twice).
+        await bot.settle();
+        await untilAnnounced(slack);
+      }
+      if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
+      step.play(kube, now());
       played++;
-      // The bot looks for stuck workloads every 30 s; the demo asks right away instead of waiting.
+      // The bot looks for stuck workloads every 30 s and for due reminders every minute; the
+      // demo asks right away instead of waiting, as those timers would.
       await untilSeen(bot, kube);
       bot.checkStuck();
+      if (step.clockTo) await bot.maintenance?.remind();
+      current = undefined;
     }
     current = undefined;
     await untilDelivered(slack, bot);
@@ -115,8 +140,13 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     slack,
     bot,
     dir,
-    progress: () => ({ played, total: steps.length, current, done }),
+    now,
+    progress: () => {
+      const next = steps[current ? played + 1 : played];
+      return { played, total: steps.length, current, next: next && { label: next.label, title: next.title }, done };
+    },
     play,
+    playNext: () => pause.skip(),
     stop: () =>
       (stopping ??= (async () => {
         await bot.stop();
@@ -129,11 +159,11 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 /** The expected DMs have arrived and the bot has gone quiet (maintenance posts, retries done). */
 async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  const missing = () => EXPECTED_ALERTS.filter(({ workload, user }) =>
-    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(workload)));
+  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) =>
+    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(says)));
   while (missing().length) {
     if (Date.now() > deadline) {
-      throw new Error(`the bot did not deliver: ${missing().map((m) => `${m.workload} → ${m.user}`).join(', ')}`);
+      throw new Error(`the bot did not deliver: ${missing().map((m) => `"${m.says}" → ${m.user}`).join(', ')}`);
     }
     await delay(100);
   }
@@ -145,6 +175,12 @@ async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
   }
 }
 
+/** Until the maintenance channel has the bot's first reminder (the 7-day one, due at start). */
+async function untilAnnounced(slack: SlackSimulator): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!slack.messagesTo(CHANNELS.maintenance.id).length && Date.now() < deadline) await delay(20);
+}
+
 const DEMO_WORKLOAD_KINDS = ['trainingworkloads', 'interactiveworkloads', 'distributedworkloads'];
 
 /** Until the bot knows every workload in the cluster: a new one reaches it by watch, shortly after it was applied. */
@@ -152,6 +188,36 @@ async function untilSeen(bot: Bot, kube: FakeKube): Promise<void> {
   const wanted = DEMO_WORKLOAD_KINDS.reduce((n, kind) => n + kube.list(kind).length, 0);
   const deadline = Date.now() + 5000;
   while (bot.reconciler.workloads().length < wanted && Date.now() < deadline) await delay(20);
+}
+
+/** A pause that a visitor can cut short; a skip asked for while no pause runs ends the next one. */
+class SkippablePause {
+  private skipped = 0;
+  private wake: (() => void) | undefined;
+
+  async wait(ms: number): Promise<void> {
+    if (this.skipped > 0) {
+      this.skipped--;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      // Unref'd: a long pause must not keep a finished process alive.
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  skip(): void {
+    if (this.wake) this.wake();
+    else this.skipped++;
+  }
 }
 
 function delay(ms: number): Promise<void> {

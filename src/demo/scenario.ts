@@ -2,7 +2,11 @@
  * The demo's story, played on the simulated cluster the way Run:ai's controllers would change
  * it: three workloads are running when the bot starts; then a training job runs out of GPU
  * memory, a notebook is stopped, a workspace waits over its project's quota, and one worker of
- * a distributed job dies while the other ranks time out waiting for it.
+ * a distributed job dies while the other ranks time out waiting for it. Half-way through, the
+ * clock moves to a day before the maintenance window, as if the day had passed.
+ *
+ * The people are chosen so that each access rule can be seen at work from the page: owners,
+ * a member of one project, an admin, and a stranger who may see nothing.
  */
 import type { FakeKube } from '../sim/kube-apiserver.js';
 import type { SlackUser } from '../sim/slack-workspace.js';
@@ -13,7 +17,25 @@ export const PEOPLE: readonly SlackUser[] = [
   { id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin', email: 'alice@example.org', tz: 'Europe/Berlin' },
   { id: 'U0BOB', name: 'bob', real_name: 'Bob Chen', email: 'bob@example.org', tz: 'Europe/London' },
   { id: 'U0CAROL', name: 'carol', real_name: 'Carol Okafor', email: 'carol@example.org', tz: 'America/New_York' },
+  { id: 'U0DAVE', name: 'dave', real_name: 'Dave Kim', email: 'dave@example.org', tz: 'Asia/Seoul' },
+  { id: 'U0ERIN', name: 'erin', real_name: 'Erin Novak', email: 'erin@example.org', tz: 'Europe/Prague' },
+  { id: 'U0FRANK', name: 'frank', real_name: 'Frank Ortiz', email: 'frank@example.org', tz: 'America/Chicago' },
 ];
+
+/** dave sees the llm project's workloads as a member; erin sees everything as an admin. */
+export const LLM_MEMBER = 'U0DAVE';
+export const ADMIN = 'U0ERIN';
+export const STRANGER = 'U0FRANK';
+
+/** What each person is in the story, for the page's user switcher. */
+export const ROLES: Readonly<Record<string, string>> = {
+  U0ALICE: 'owns resnet-finetune',
+  U0BOB: 'owns jupyter-bob',
+  U0CAROL: 'owns llama-ddp and sdxl-eval',
+  U0DAVE: 'member of project llm',
+  U0ERIN: 'cluster admin',
+  U0FRANK: 'in no project',
+};
 
 export const CHANNELS = {
   alerts: { id: 'C0ALERTS', name: 'runai-alerts' },
@@ -75,9 +97,14 @@ const LLAMA_REPLICAS = [
 ] as const;
 
 export interface ScenarioStep {
+  /** The page's button that plays it now ("Fail a job"). */
+  label: string;
   /** What a viewer is told is happening. */
   title: string;
-  play(kube: FakeKube): void;
+  /** Time passes: the demo's clock moves to this moment before the step plays. */
+  clockTo?: Date;
+  /** Changes the cluster; `now` is the demo's clock as the step plays. */
+  play(kube: FakeKube, now: Date): void;
 }
 
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -110,12 +137,17 @@ function llamaPod(replica: (typeof LLAMA_REPLICAS)[number], startedAt: string, f
   });
 }
 
-export function scenarioSteps(now: Date): ScenarioStep[] {
-  const started = minutesBefore(now, 40);
+/** The owners' notice and the one-day reminder are due from one day before the window. */
+const DAY_MS = 86_400_000;
+
+/** `seededAt`: when seedCluster ran; `windowStart`: when the demo's maintenance window begins. */
+export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[] {
+  const started = minutesBefore(seededAt, 40);
   return [
     {
+      label: 'Fail a job',
       title: 'resnet-finetune (alice) runs out of GPU memory',
-      play(kube) {
+      play(kube, now) {
         const pod = `${RESNET.name}-0-0`;
         kube.appendLog(namespaceOf(RESNET.project), pod, RESNET.name, OOM_LOG);
         kube.apply(podObject({ workload: RESNET.name, project: RESNET.project, owner: RESNET.owner, name: pod, container: RESNET.name, image: RESNET.image, startedAt: started, exit: { code: 1, reason: 'Error', finishedAt: iso(now) } }));
@@ -123,6 +155,7 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
       },
     },
     {
+      label: 'Stop a notebook',
       title: 'bob stops his notebook jupyter-bob',
       play(kube) {
         kube.appendLog(namespaceOf(JUPYTER.project), `${JUPYTER.name}-0-0`, JUPYTER.name, JUPYTER_LOG);
@@ -131,8 +164,17 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
       },
     },
     {
+      label: 'Send the maintenance reminder',
+      title: "a day later, one day before the maintenance window: a reminder in #maintenance and a DM to carol, whose llama-ddp is running",
+      clockTo: new Date(windowStart.getTime() - DAY_MS + 60_000),
+      play() {
+        // Nothing changes in the cluster; the bot's reminders are due at the new time.
+      },
+    },
+    {
+      label: 'Leave a workspace waiting over quota',
       title: "carol's workspace sdxl-eval has waited 45 minutes: it asks for 4 GPUs, genai's quota is 2",
-      play(kube) {
+      play(kube, now) {
         const ns = namespaceOf(OVER_QUOTA.project);
         const since = minutesBefore(now, 45);
         const quota = {
@@ -153,8 +195,9 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
       },
     },
     {
+      label: 'Fail a distributed job',
       title: 'worker 1 of llama-ddp (carol) fails; the other ranks time out waiting for it',
-      play(kube) {
+      play(kube, now) {
         const ns = namespaceOf(LLAMA.project);
         for (const r of LLAMA_REPLICAS) {
           const pod = `${LLAMA.name}-${r.type}-${r.index}`;
@@ -167,10 +210,11 @@ export function scenarioSteps(now: Date): ScenarioStep[] {
   ];
 }
 
-/** The DMs the scenario must produce: the run is over when each owner has theirs. */
-export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string }> = [
-  { workload: RESNET.name, user: 'U0ALICE' },
-  { workload: JUPYTER.name, user: 'U0BOB' },
-  { workload: OVER_QUOTA.name, user: 'U0CAROL' },
-  { workload: LLAMA.name, user: 'U0CAROL' },
+/** The DMs the scenario must produce (a phrase of each one's text): the run is over when each owner has theirs. */
+export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string; says: string }> = [
+  { workload: RESNET.name, user: 'U0ALICE', says: 'resnet-finetune (project vision) is Failed' },
+  { workload: JUPYTER.name, user: 'U0BOB', says: 'jupyter-bob (project vision) is Stopped' },
+  { workload: LLAMA.name, user: 'U0CAROL', says: 'your running workloads: llama-ddp' },
+  { workload: OVER_QUOTA.name, user: 'U0CAROL', says: 'sdxl-eval (project genai) has been Pending' },
+  { workload: LLAMA.name, user: 'U0CAROL', says: 'llama-ddp (project llm) is Failed' },
 ];

@@ -231,6 +231,18 @@ export class SlackSimulator {
     return this.link.send('events_api', this.eventRequest(event).event, timeoutMs);
   }
 
+  /** A user opens the app's Home tab: app_home_opened, with the view last published for them, as Slack sends it. */
+  openHomeTab(userId: string, timeoutMs?: number): Promise<Json> {
+    return this.sendEvent(this.homeOpenedEvent(userId), timeoutMs);
+  }
+
+  /** The app_home_opened event Slack sends when `userId` opens the Home tab (HTTP mode: wrap with eventRequest). */
+  homeOpenedEvent(userId: string): Json {
+    const published = this.workspace.homeViews.get(userId);
+    const view = published ? { id: `V${userId.replace(/^[UW]/, '')}`, team_id: this.team.teamId, app_id: this.team.appId, ...published.view } : undefined;
+    return { type: 'app_home_opened', user: userId, channel: this.workspace.dmWith(userId).id, tab: 'home', ...(view ? { view } : {}) };
+  }
+
   // HTTP mode: the same payloads, for `signedRequest(url, body, secret)`
 
   /** A slash command as Slack posts it (form fields), with a response_url on this simulation. */

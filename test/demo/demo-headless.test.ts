@@ -62,10 +62,18 @@ describe('demo --headless', () => {
   });
 
   it("cites worker 1's missing data file, not the other ranks' watchdog timeouts, for the distributed job", () => {
-    const dm = postsTo('D0CAROL').find((post) => post.includes('llama-ddp'));
-    expect(dm).toContain('llama-ddp failed');
+    const dm = postsTo('D0CAROL').find((post) => post.includes('llama-ddp failed'));
+    expect(dm).toBeDefined();
     expect(dm).toContain('shard-17.parquet');
     expect(dm).not.toContain('Watchdog caught collective operation timeout');
+  });
+
+  it('tells carol a day before the window that her running llama-ddp will be affected, before it fails', () => {
+    const carol = postsTo('D0CAROL');
+    const notice = carol.findIndex((post) => post.includes('Maintenance in 24 hours: your running workloads'));
+    expect(notice).toBeGreaterThanOrEqual(0);
+    expect(carol[notice]).toContain('llama-ddp');
+    expect(notice).toBeLessThan(carol.findIndex((post) => post.includes('llama-ddp failed')));
   });
 
   it('announces the maintenance window in the maintenance channel', () => {

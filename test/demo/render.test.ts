@@ -3,8 +3,8 @@
  * rendering must show Slack's formatting and never let log text become markup.
  */
 import { blockHtml, messageBodyHtml } from '../../src/demo/blocks-html.js';
-import { conversationViews, workspaceHtml } from '../../src/demo/conversations-html.js';
-import { mrkdwnToHtml, type MrkdwnContext } from '../../src/demo/mrkdwn-html.js';
+import { conversationHtml, conversationsOf, homeHtml, mrkdwnContextOf } from '../../src/demo/conversations-html.js';
+import { formatSlackDate, mrkdwnToHtml, type MrkdwnContext } from '../../src/demo/mrkdwn-html.js';
 import { SlackWorkspace } from '../../src/sim/slack-workspace.js';
 
 const ctx: MrkdwnContext = {
@@ -33,9 +33,28 @@ describe('mrkdwn as HTML', () => {
   });
 
   it('names mentions, channels and dates as a reader sees them', () => {
-    expect(html('<@U0ALICE> see <#C0MAINT> at <!date^1764403200^{date_short_pretty}|Nov 29 08:00 UTC>')).toBe(
-      '<span class="mention">@alice</span> see <span class="mention">#maintenance</span> at <span class="date">Nov 29 08:00 UTC</span>',
+    expect(html('<@U0ALICE> see <#C0MAINT> at <!date^1764403200^{date_short_pretty} {time}|Nov 29 08:00 UTC>')).toBe(
+      '<span class="mention">@alice</span> see <span class="mention">#maintenance</span> at <span class="date">Nov 29, 2025 08:00 UTC</span>',
     );
+    expect(html('<!date^notanumber^{date}|the fallback &lt;b&gt;>')).toBe('<span class="date">the fallback &lt;b&gt;</span>');
+  });
+
+  it('formats <!date> tokens in UTC, with today/tomorrow and "ago" when the time now is known', () => {
+    const at = Date.UTC(2026, 10, 30, 16, 20, 7) / 1000;
+    expect(formatSlackDate(at, '{date_num} {date} / {date_short} / {date_long} {time_secs}')).toBe(
+      '2026-11-30 November 30th, 2026 / Nov 30, 2026 / Monday, November 30th, 2026 16:20:07 UTC',
+    );
+    expect(formatSlackDate(at, '{date_short_pretty} at {time}', new Date('2026-11-29T23:00:00Z'))).toBe('Tomorrow at 16:20 UTC');
+    expect(formatSlackDate(at, '{date_pretty}', new Date('2026-11-30T01:00:00Z'))).toBe('Today');
+    expect(formatSlackDate(at, '{ago}', new Date('2026-11-30T19:20:07Z'))).toBe('3 hours ago');
+    expect(formatSlackDate(at, '{unknown} {date_pretty}')).toBe('{unknown} November 30th, 2026');
+  });
+
+  it('lets emphasis span code and mentions, as Slack does, without formatting inside them', () => {
+    expect(html('*Log of `a_b*c`* (pod x)')).toBe('<b>Log of <code>a_b*c</code></b> (pod x)');
+    expect(html('_see <@U0ALICE>_')).toBe('<i>see <span class="mention">@alice</span></i>');
+    // The placeholders used while rendering cannot be forged from the text.
+    expect(html('\uE0000\uE001 `x`')).toBe('\uFFFD0\uFFFD <code>x</code>');
   });
 
   it('never turns log text into markup, whatever it contains', () => {
@@ -53,13 +72,18 @@ describe('mrkdwn as HTML', () => {
 });
 
 describe('Block Kit as HTML', () => {
-  it('renders headers, fields, context and disabled buttons, and names blocks it does not know', () => {
+  it('renders headers, fields, context and clickable buttons, and names blocks it does not know', () => {
     expect(blockHtml({ type: 'header', text: { type: 'plain_text', text: 'a <b> :x:', emoji: true } }, ctx)).toBe('<div class="block header">a &lt;b&gt; ❌</div>');
     expect(blockHtml({ type: 'section', fields: [{ type: 'mrkdwn', text: '*Node*\ngpu-1' }] }, ctx)).toContain('<div class="field"><b>Node</b><br>gpu-1</div>');
     expect(blockHtml({ type: 'context', elements: [{ type: 'mrkdwn', text: 'small' }] }, ctx)).toContain('<span class="context-element">small</span>');
-    expect(blockHtml({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Mute' }, url: 'https://x.example' }] }, ctx)).toBe(
-      '<div class="block actions"><button class="button" disabled>Mute <span class="external" aria-hidden="true">↗</span></button></div>',
+    expect(blockHtml({ type: 'actions', elements: [{ type: 'button', action_id: 'mute', value: '{"ns":"a\\"b"}', text: { type: 'plain_text', text: 'Mute' } }] }, ctx)).toBe(
+      '<div class="block actions"><button type="button" class="button" data-action-id="mute" data-value="{&quot;ns&quot;:&quot;a\\&quot;b&quot;}">Mute</button></div>',
     );
+    expect(blockHtml({ type: 'actions', elements: [{ type: 'button', action_id: 'open', text: { type: 'plain_text', text: 'Open' }, url: 'https://x.example/?a=1&b=2' }] }, ctx)).toBe(
+      '<div class="block actions"><a class="button" href="https://x.example/?a=1&amp;b=2" target="_blank" rel="noopener noreferrer" data-action-id="open">Open <span class="external" aria-hidden="true">↗</span></a></div>',
+    );
+    // A url that is not http(s) makes no link.
+    expect(blockHtml({ type: 'actions', elements: [{ type: 'button', action_id: 'x', text: { type: 'plain_text', text: 'X' }, url: 'javascript:alert(1)' }] }, ctx)).not.toContain('href');
     expect(blockHtml({ type: 'video' }, ctx)).toBe('<div class="block unsupported">[video block]</div>');
   });
 
@@ -68,21 +92,51 @@ describe('Block Kit as HTML', () => {
   });
 });
 
-describe('the workspace as the page shows it', () => {
-  it('lists DMs (by the person) before channels, each with its messages in order', () => {
+describe('a conversation as the page shows it', () => {
+  it('shows each message with the bot as author, its time in UTC, and a note on replies only the viewer sees', () => {
     const ws = new SlackWorkspace('T1', 'UBOT');
     ws.addUser({ id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin' });
-    ws.addChannel('C0MAINT', 'maintenance');
     const dm = ws.dmWith('U0ALICE');
-    ws.post({ channel: 'C0MAINT', ts: '1764403200.000001', text: 'window', via: 'api' });
     ws.post({ channel: dm.id, ts: '1764403201.000001', text: 'first', via: 'api' });
-    ws.post({ channel: dm.id, ts: '1764403202.000001', text: 'second', via: 'api' });
-    expect(conversationViews(ws).map((v) => [v.title, v.messages.map((m) => m.text)])).toEqual([
-      ['Alice Martin', ['first', 'second']],
-      ['#maintenance', ['window']],
-    ]);
-    const page = workspaceHtml(ws);
-    expect(page).toContain('Direct message · Alice Martin');
+    ws.post({ channel: dm.id, ts: '1764403202.000001', text: 'second', visibleTo: 'U0ALICE', via: 'response_url' });
+    const [view] = conversationsOf(ws, 'U0ALICE');
+    expect(view.messages.map((m) => m.text)).toEqual(['first', 'second']);
+    const page = conversationHtml(view, mrkdwnContextOf(ws));
+    expect(page).toContain('Direct message · Run:ai Bot');
     expect(page).toContain('<time>08:00 UTC</time>');
+    expect(page).toContain('<article class="message ephemeral" data-ts="1764403202.000001">');
+    expect(page).toContain('Only visible to you');
+    expect(page).not.toContain('No messages here yet');
+  });
+});
+
+describe('the workspace as one person sees it', () => {
+  const ws = new SlackWorkspace('T1', 'UBOT');
+  ws.addUser({ id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin' });
+  ws.addUser({ id: 'U0FRANK', name: 'frank', real_name: 'Frank Ortiz' });
+  ws.addChannel('C0MAINT', 'maintenance', ['U0ALICE', 'U0FRANK']);
+  ws.addChannel('C0PRIVATE', 'vision-team', ['U0ALICE']);
+  ws.post({ channel: 'C0MAINT', ts: '1764403200.000001', text: 'window', via: 'api' });
+  ws.post({ channel: 'C0MAINT', ts: '1764403201.000001', text: 'only for alice', visibleTo: 'U0ALICE', via: 'response_url' });
+  ws.post({ channel: ws.dmWith('U0ALICE').id, ts: '1764403202.000001', text: 'your job failed', via: 'api' });
+
+  it("shows the bot's DM first, even empty, then only the channels the person is in", () => {
+    expect(conversationsOf(ws, 'U0FRANK').map((c) => [c.id, c.title, c.kind])).toEqual([
+      ['D0FRANK', 'Run:ai Bot', 'dm'],
+      ['C0MAINT', '#maintenance', 'channel'],
+    ]);
+    expect(conversationsOf(ws, 'U0ALICE').map((c) => c.id)).toEqual(['D0ALICE', 'C0MAINT', 'C0PRIVATE']);
+  });
+
+  it('shows an ephemeral reply only to the person it was for', () => {
+    const texts = (user: string) => conversationsOf(ws, user).find((c) => c.id === 'C0MAINT')!.messages.map((m) => m.text);
+    expect(texts('U0ALICE')).toEqual(['window', 'only for alice']);
+    expect(texts('U0FRANK')).toEqual(['window']);
+  });
+
+  it("renders a person's Home tab as last published, and says when there is none", () => {
+    expect(homeHtml(ws, 'U0FRANK')).toContain('has not published a Home tab');
+    ws.homeViews.set('U0ALICE', { user: 'U0ALICE', publishedAt: new Date(), view: { type: 'home', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Your <workloads>' } }] } });
+    expect(homeHtml(ws, 'U0ALICE')).toBe('<section class="home" data-home="U0ALICE"><div class="block header">Your &lt;workloads&gt;</div></section>');
   });
 });
