@@ -2,6 +2,7 @@ import { TextDecoder } from 'node:util';
 import { splitPrefix } from './line-prefix.js';
 import {
   CHAIN_MARKER,
+  EXCEPTION_LINE,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
@@ -307,6 +308,8 @@ export class FirstErrorScanner {
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
+      // A frame wrapped by the terminal leaves a bare name on its own line (`raise_if_low_memory`).
+      if (/^[A-Za-z_]\w*\s*$/.test(rest) && !EXCEPTION_LINE.test(rest)) return;
       if (TRACEBACK_HEADER.test(rest)) {
         traceback.start = lineNumber;
         return;

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { accuracy, halfOf, scoreOne, type CorpusEntry } from '../../bench/triage-accuracy.js';
+import { splitPrefix } from '../../src/triage/line-prefix.js';
+import { PREFILTER, TIER, classifyLine } from '../../src/triage/signatures.js';
 
 /**
  * The triage against real logs quoted from public threads (test/fixtures/logs/real). Rules
@@ -32,6 +34,15 @@ describe('triage accuracy on the real corpus', () => {
     const heldOut = entries.filter(([name]) => halfOf(name) === 'held-out').length;
     expect(heldOut / entries.length).toBeGreaterThan(0.2);
     expect(heldOut / entries.length).toBeLessThan(0.4);
+  });
+
+  it('lets through the prefilter every line that would be classified', () => {
+    for (const [name] of entries) {
+      for (const line of readFileSync(new URL(name, dir), 'latin1').split(/[\r\n]/)) {
+        const found = classifyLine(splitPrefix(line).rest);
+        if (found && found.tier >= TIER.secondary) expect([name, line, PREFILTER.test(line)]).toEqual([name, line, true]);
+      }
+    }
   });
 
   it('stays at or above the README thresholds on the held-out half', () => {
