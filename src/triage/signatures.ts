@@ -34,7 +34,7 @@ const PREFILTER_ANCHORS = [
   // Errors that name none of the words above: TF/XLA allocator summaries, vLLM's KV-cache
   // check, C++ aborts, diverged training, Triton's model table, gated Hugging Face repos.
   'exhausted', 'kv cache', 'pure virtual', 'unexpected result', 'unavailable:', 'gated repo', 'divisible by',
-  'too old', 'low on resource', 'non-zero',
+  'too old', 'low on resource', 'non-zero', 'unauthorized', 'does not have',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -101,6 +101,9 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
   /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
   /^Exception raised from |^frame #\d+:/,
+  // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
+  // Also as UTF-8 bytes read as latin1, how a byte stream is scanned.
+  /^\s*(?:[│╭╰]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
   /To enable traceback see|CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA/,
   /pip's dependency resolver does not currently take into account/,
 ];
