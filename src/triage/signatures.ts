@@ -67,16 +67,29 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /Sending process \d+ closing signal SIGTERM/, why: 'torchrun stopping the other workers after one failed' },
   { pattern: /^\s*Primary job\s+terminated normally, but \d+ process|^a non-zero exit code\. Per user-direction, the job has been aborted/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
-  { pattern: /Exception ignored in: <function .*__del__/, why: 'interpreter shutdown noise' },
+  { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
 ];
+
+/**
+ * The table as one pattern, tried only on lines holding one of these words: a plain substring
+ * search is several times cheaper than a regex scan on the hot path of noisy lines.
+ */
+const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored'];
+
+function isHerring(text: string): boolean {
+  return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
+}
 
 /**
  * Python source shown in a traceback (`raise ValueError(…)`, a format string continued from
  * the line above): code that raises, not the exception it raised. Inside a traceback with its
  * header these are indented and skipped; this catches them when the header was cut, a rich
- * box or a launcher prefix hid it, or a notebook printed `--> 12     raise …`.
+ * box or a launcher prefix hid it, or a notebook printed `--> 12     raise …`. The lookahead
+ * and back-reference take the raised name atomically: a failed match never retries shorter
+ * names, so a line costs one pass per `raise` in it.
  */
-export const SOURCE_LINE = /(?:^|[\s>|│❱])raise\s+[\w.]+(?:\(|\s+from\s|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
+export const SOURCE_LINE = /(?:^|[\s>|│❱])raise\s+(?=([\w.]+))\1(?:\(|\s+from\s|\s+#|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
 
 /**
  * A status the cluster reports without saying why: a `kubectl get pods` row, a describe
@@ -113,7 +126,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
  * failed ops, Horovod's shutdown, PyTorch finding the driver too old for its CUDA. The level
  * filter would hide them, so lines like these skip it (the red herrings still apply).
  */
-const LOGGED_AS_WARNING = /Ran out of memory trying to allocate|Allocator \(\S+\) ran out of memory|OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old/;
+const LOGGED_AS_WARNING = /Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old/;
+const WARNING_WORDS = ['of memory', 'OP_REQUIRES', 'Horovod', 'too old'];
+
+function loggedAsWarning(text: string): boolean {
+  return WARNING_WORDS.some((w) => text.includes(w)) && LOGGED_AS_WARNING.test(text);
+}
 
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
@@ -138,7 +156,7 @@ export const ERRORS: readonly Signature[] = [
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
-  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \(\S+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
+  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
   { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|running low on memory|killed due to memory pressure|RayOutOfMemoryError|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
@@ -201,9 +219,10 @@ function matchSignature(text: string): Classification | null {
  * lines that say nothing about an error.
  */
 export function classifyLine(text: string): Classification | null {
-  for (const herring of RED_HERRINGS) if (herring.pattern.test(text)) return null;
-  if (SOURCE_LINE.test(text) || SHELL_COMMAND.test(text)) return null;
-  if (!LOGGED_AS_WARNING.test(text)) for (const noise of NOISE) if (noise.test(text)) return null;
+  if (isHerring(text) || SHELL_COMMAND.test(text)) return null;
+  if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
+  // The level filter first: most prefiltered lines are noise, and only those need a rescue.
+  if (NOISE.some((noise) => noise.test(text)) && !loggedAsWarning(text)) return null;
   const sig = matchSignature(text);
   if (sig) return STATUS_ROW.test(text) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
   if (EXCEPTION_LINE.test(text) || LEADING_ERROR.test(text)) {
