@@ -43,6 +43,9 @@ const KEY_RANGES_KEPT = 32;
 const WRITERS_TRACKED = 256;
 const BINARY_PROBE_CHARS = 8192;
 
+/** A CUDA failure as NCCL reports it under its own error; checked only near an NCCL error. */
+const NCCL_DETAIL = /Cuda failure '/;
+
 const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY/;
 const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY/;
 
@@ -355,10 +358,23 @@ export class FirstErrorScanner {
     for (const candidate of this.awaiting) {
       candidate.after.push({ text: shown, lineNumber, secret: this.isKeyLine(lineNumber) });
       if (RETRY_NOTICE.test(shown)) this.demoteRetried(candidate);
+      if (candidate.classification.category === 'nccl' && NCCL_DETAIL.test(shown)) this.adoptNcclDetail(candidate, shown);
     }
     this.awaiting = this.awaiting.filter(
       (c) => c.after.length < CONTEXT_AFTER && this.best[c.classification.tier] === c,
     );
+  }
+
+  /**
+   * NCCL says "unhandled cuda error" and names the CUDA failure on a detail line after it
+   * (`Last error:` … `Cuda failure 'out of memory'`): that failure is what must change, so the
+   * NCCL line keeps its place but takes the detail's category.
+   */
+  private adoptNcclDetail(candidate: Candidate, shown: string): void {
+    const detail = classifyLine(splitPrefix(shown).rest);
+    if (detail && detail.tier === TIER.recognised && (detail.category === 'gpu-oom' || detail.category === 'cuda')) {
+      candidate.classification = { ...candidate.classification, category: detail.category, summary: detail.summary };
+    }
   }
 
   /** An error followed by "retrying" did not end the run: it may only stand in for nothing. */

@@ -113,3 +113,23 @@ describe('categories from what the error means', () => {
     expect(triageText(`${line}\n`).category).toBe(category);
   });
 });
+
+describe('an NCCL error that names its CUDA cause', () => {
+  it("keeps the NCCL line but takes the category of its `Cuda failure '…'` detail", () => {
+    const r = triageText(
+      [
+        '(VllmWorker rank=7 pid=240) torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:133, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5',
+        '(VllmWorker rank=7 pid=240) ncclUnhandledCudaError: Call to CUDA function failed.',
+        '(VllmWorker rank=7 pid=240) Last error:',
+        "(VllmWorker rank=7 pid=240) Cuda failure 'out of memory'",
+      ].join('\n'),
+    );
+    expect(r.firstError?.lineNumber).toBe(1);
+    expect(r.category).toBe('gpu-oom');
+  });
+
+  it('stays nccl when no CUDA failure follows', () => {
+    const r = triageText('torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n');
+    expect(r.category).toBe('nccl');
+  });
+});
