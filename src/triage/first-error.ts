@@ -2,6 +2,7 @@ import { TextDecoder } from 'node:util';
 import { splitPrefix } from './line-prefix.js';
 import {
   CHAIN_MARKER,
+  EXCEPTION_LINE,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
@@ -41,6 +42,9 @@ const KEY_BLOCK_MAX_LINES = 400;
 const KEY_RANGES_KEPT = 32;
 const WRITERS_TRACKED = 256;
 const BINARY_PROBE_CHARS = 8192;
+
+/** A CUDA failure as NCCL reports it under its own error; checked only near an NCCL error. */
+const NCCL_DETAIL = /Cuda failure '/;
 
 const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY/;
 const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY/;
@@ -307,6 +311,8 @@ export class FirstErrorScanner {
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
+      // A frame wrapped by the terminal leaves a bare name on its own line (`raise_if_low_memory`).
+      if (/^[A-Za-z_]\w*\s*$/.test(rest) && !EXCEPTION_LINE.test(rest)) return;
       if (TRACEBACK_HEADER.test(rest)) {
         traceback.start = lineNumber;
         return;
@@ -352,10 +358,23 @@ export class FirstErrorScanner {
     for (const candidate of this.awaiting) {
       candidate.after.push({ text: shown, lineNumber, secret: this.isKeyLine(lineNumber) });
       if (RETRY_NOTICE.test(shown)) this.demoteRetried(candidate);
+      if (candidate.classification.category === 'nccl' && NCCL_DETAIL.test(shown)) this.adoptNcclDetail(candidate, shown);
     }
     this.awaiting = this.awaiting.filter(
       (c) => c.after.length < CONTEXT_AFTER && this.best[c.classification.tier] === c,
     );
+  }
+
+  /**
+   * NCCL says "unhandled cuda error" and names the CUDA failure on a detail line after it
+   * (`Last error:` … `Cuda failure 'out of memory'`): that failure is what must change, so the
+   * NCCL line keeps its place but takes the detail's category.
+   */
+  private adoptNcclDetail(candidate: Candidate, shown: string): void {
+    const detail = classifyLine(splitPrefix(shown).rest);
+    if (detail && detail.tier === TIER.recognised && (detail.category === 'gpu-oom' || detail.category === 'cuda')) {
+      candidate.classification = { ...candidate.classification, category: detail.category, summary: detail.summary };
+    }
   }
 
   /** An error followed by "retrying" did not end the run: it may only stand in for nothing. */

@@ -3,11 +3,11 @@ import type { LogSource } from './types.js';
 /**
  * The prefixes that launchers and `kubectl logs` put before a line: timestamps
  * (`--timestamps`), `[pod/NAME/CONTAINER]` (`--prefix`), torchrun's `[rank3]:` and
- * `[default3]:`, and pdsh's `worker-1: `. Removing them lets a Python traceback be followed
+ * `[default3]:`, pdsh's `worker-1: `, and mpirun's `--tag-output` (`[1,3]<stderr>:`). Removing them lets a Python traceback be followed
  * per rank when ranks interleave, and tells which rank a line came from.
  */
 const PREFIX_PART =
-  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): /y;
+  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:/y;
 
 export interface SplitLine {
   /** Identifies the writer (pod, container, rank) for per-writer state; '' when unknown. */
@@ -33,6 +33,8 @@ export function splitPrefix(line: string): SplitLine {
       rank = `rank ${m[4]}`;
     } else if (m[5] !== undefined) {
       rank = m[5];
+    } else if (m[6] !== undefined) {
+      rank = `rank ${m[6]}`;
     }
     pos = PREFIX_PART.lastIndex;
   }

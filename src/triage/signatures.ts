@@ -14,6 +14,8 @@ export interface Signature {
   transient?: boolean;
   /** Decides even on a line that also matches a cascade (NCCL WARN … NET/IB completion error). */
   beforeCascades?: boolean;
+  /** Counts less than its table's tier: the launcher's generic echo of a failure. */
+  tier?: number;
 }
 
 /**
@@ -29,6 +31,10 @@ const PREFILTER_ANCHORS = [
   'illegal', 'terminate called', 'what\\(\\)', 'evict', 'preempt', 'nodelost', 'not ready',
   'shutdown', 'watchdog', 'nccl warn', 'time(?:d )?out', 'xid', 'permitted', 'refused',
   'imagepull', 'toomanyrequests', 'private key', 'exitcode', '\\[E(?:\\s|\\d{4}\\s)',
+  // Errors that name none of the words above: TF/XLA allocator summaries, vLLM's KV-cache
+  // check, C++ aborts, diverged training, Triton's model table, gated Hugging Face repos.
+  'exhausted', 'kv cache', 'pure virtual', 'unexpected result', 'unavailable:', 'gated repo', 'divisible by',
+  'too old', 'low on resource', 'non-zero', 'unauthorized', 'does not have',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -49,6 +55,53 @@ function levelNear(start: number, word: RegExp): { test(text: string): boolean }
   };
 }
 
+/**
+ * Well-known harmless messages that name a failure but are not one: each is printed on
+ * healthy runs too, or is the launcher's echo of a failure reported elsewhere in the log.
+ * Bounded patterns only (no open-ended lazy scans): they run on every prefiltered line.
+ */
+export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
+  { pattern: /Failed to open libibverbs\.so/, why: 'NCCL prints it on hosts without InfiniBand and falls back to sockets' },
+  { pattern: /libnccl-net\.so: cannot open shared object file|NET\/Plugin ?: (?:No plugin found|Plugin load)/, why: 'NCCL looks for an optional network plugin and uses its internal one' },
+  { pattern: /libibverbs: Warning: couldn't load driver/, why: 'libibverbs probes every provider; a missing one is harmless' },
+  { pattern: /Sending process \d+ closing signal SIGTERM/, why: 'torchrun stopping the other workers after one failed' },
+  { pattern: /^\s*Primary job\s+terminated normally, but \d+ process|^a non-zero exit code\. Per user-direction, the job has been aborted/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
+  { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
+  { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
+];
+
+/**
+ * The table as one pattern, tried only on lines holding one of these words: a plain substring
+ * search is several times cheaper than a regex scan on the hot path of noisy lines.
+ */
+const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored'];
+
+function isHerring(text: string): boolean {
+  return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
+}
+
+/**
+ * Python source shown in a traceback (`raise ValueError(…)`, a format string continued from
+ * the line above): code that raises, not the exception it raised. Inside a traceback with its
+ * header these are indented and skipped; this catches them when the header was cut, a rich
+ * box or a launcher prefix hid it, or a notebook printed `--> 12     raise …`. The lookahead
+ * and back-reference take the raised name atomically: a failed match never retries shorter
+ * names, so a line costs one pass per `raise` in it.
+ */
+export const SOURCE_LINE = /(?:^|[\s>|│❱])raise\s+(?=([\w.]+))\1(?:\(|\s+from\s|\s+#|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
+
+/**
+ * A status the cluster reports without saying why: a `kubectl get pods` row, a describe
+ * field (`Reason: Evicted`, `State: Waiting`) or a bare status word. It names the kind of
+ * failure, but the `Message:` line or the Warning event near it explains it, so it counts only
+ * as a secondary error.
+ */
+export const STATUS_ROW = /^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
+
+/** A command echoed by a shell or pasted with its prompt: what was run, not what failed. */
+const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b/;
+
 /** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\bNCCL INFO\b/,
@@ -61,17 +114,34 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
   /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
   /^Exception raised from |^frame #\d+:/,
+  // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
+  // Also as UTF-8 bytes read as latin1, how a byte stream is scanned.
+  /^\s*(?:[│╭╰]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
   /To enable traceback see|CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA/,
   /pip's dependency resolver does not currently take into account/,
 ];
 
+/**
+ * Real failures that their programs log at warning level: TensorFlow's allocator summary and
+ * failed ops, Horovod's shutdown, PyTorch finding the driver too old for its CUDA. The level
+ * filter would hide them, so lines like these skip it (the red herrings still apply).
+ */
+const LOGGED_AS_WARNING = /Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old/;
+const WARNING_WORDS = ['of memory', 'OP_REQUIRES', 'Horovod', 'too old'];
+
+function loggedAsWarning(text: string): boolean {
+  return WARNING_WORDS.some((w) => text.includes(w)) && LOGGED_AS_WARNING.test(text);
+}
+
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
   { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
-  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|7|4)\b|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|7|4)\b|exit status -(?:11|6|7|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
   { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
-  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
+  // A mere mention: any specific cascade (a -9 exit code, a watchdog timeout) says more.
+  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
   { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by remote peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
+  { category: 'nccl', summary: 'Horovod or MPI stopped the job after a rank failed (see that rank\'s error)', pattern: /Horovod has been shut down|Horovod detected that one or more processes exited|mpirun detected that one or more processes exited|MPI_ABORT was invoked|An error occurred in MPI_\w+/ },
   { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
 ];
@@ -81,23 +151,28 @@ const NETWORK_FLAKE = /Temporary failure in name resolution|Name or service not 
 /** Recognised errors: the line an engineer would point at. */
 export const ERRORS: readonly Signature[] = [
   { category: 'image-pull', summary: 'Registry rate limit while pulling the image', transient: true, pattern: /toomanyrequests|pull rate limit/i },
-  { category: 'image-pull', summary: 'The image could not be pulled', pattern: /InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest/i },
+  { category: 'image-pull', summary: 'The image could not be pulled', pattern: /InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest|Error pulling (?:image|dependent layers)|error from registry|pulling from host \S+ failed|failed to fetch oauth token/i },
   { category: 'scheduling', summary: 'No node has the requested resources, or the project is over quota', pattern: /FailedScheduling|\d+\/\d+ nodes are available|Insufficient (?:nvidia\.com\/gpu|cpu|memory|ephemeral-storage|pods)|exceeded quota|over quota|\bUnschedulable\b|untolerated taint|didn't match Pod's node (?:affinity|selector)|NonPreemptibleOverQuota|not enough (?:GPUs?|resources)/i },
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
-  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
-  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
+  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
+  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|running low on memory|killed due to memory pressure|RayOutOfMemoryError|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
   { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
+  { category: 'cuda', summary: 'The CUDA libraries in the image do not match the GPU or its driver', pattern: /provided PTX was compiled with an unsupported toolchain|no kernel image is available/i },
   { category: 'cuda', summary: 'CUDA failed', pattern: /CUDA error|CUDA_ERROR_\w+|cudaError\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|cuDNN error|device-side assert|illegal memory access|no CUDA-capable device|No CUDA GPUs are available|Found no NVIDIA driver|NVIDIA driver on your system is too old|CUDA driver version is insufficient|CUDA initialization|misaligned address|unspecified launch failure|cuda runtime error|Failed to initialize NVML|NVML: Driver\/library version mismatch|CUDA kernel failed|nvrtc: error/i },
   { category: 'import', summary: 'A module or library is missing or mismatched in the image', pattern: /ModuleNotFoundError|\bImportError\b|No module named|cannot import name|undefined symbol|cannot open shared object file|GLIBC\w*_[\d.]+'? not found|DistributionNotFound|VersionConflict|Could not find a version that satisfies|No matching distribution found|compiled with different CUDA (?:major )?versions|was compiled against/i },
-  { category: 'config', summary: 'The command, its arguments or a referenced secret or config is wrong', pattern: /CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCannotRun|couldn't find key \S+ in (?:Secret|ConfigMap)|(?:secret|configmap) "[^"]*" not found|executable file not found|command not found|exec format error|exec: "[^"]*": stat|: not found\s*$|error: unrecognized arguments|error: the following arguments are required|error: argument|invalid choice:|ConfigAttributeError|ConfigKeyError|ConfigCompositionException|MissingMandatoryValue|Could not override '|InterpolationResolutionError|yaml\.(?:scanner|parser|constructor)\.\w+Error|JSONDecodeError|unknown (?:flag|option|argument)\b/i },
-  { category: 'permission', summary: 'Access was denied', pattern: /PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
+  { category: 'config', summary: 'The command, its arguments or a referenced secret or config is wrong', pattern: /CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCannotRun|couldn't find key \S+ in (?:Secret|ConfigMap)|(?:secrets?|configmaps?) "[^"]*" not found|Non-existent config key|Check batch related parameters|Could not parse rfc1738 URL|must be divisible by|OCI runtime (?:create|exec) failed|starting container process caused|failed to create shim task|executable file not found|command not found|exec format error|exec: "[^"]*": stat|: not found\s*$|error: unrecognized arguments|error: the following arguments are required|error: argument|invalid choice:|ConfigAttributeError|ConfigKeyError|ConfigCompositionException|MissingMandatoryValue|Could not override '|InterpolationResolutionError|yaml\.(?:scanner|parser|constructor)\.\w+Error|JSONDecodeError|unknown (?:flag|option|argument)\b/i },
+  { category: 'permission', summary: 'Access was denied', pattern: /\bForbidden\b|does not have [\w.]+ access|Permission '[\w.]+' denied|gated repo|AuthorizationPermissionMismatch|AuthorizationFailure|\(403\)|PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
   { category: 'other', summary: 'A disk or volume is full', pattern: /No space left on device|Disk quota exceeded|\bENOSPC\b/i },
   { category: 'data-path', summary: 'A file or directory the command needs does not exist', pattern: /FileNotFoundError|No such file or directory|IsADirectoryError|NotADirectoryError|\bENOENT\b|Errno 2\b|DatasetNotFoundError|RepositoryNotFoundError|EntryNotFoundError|\b404 Client Error|does not exist|(?:can't|cannot|couldn't|could not|unable to) (?:find|locate|open|load)\b|not a directory|(?:file|path|directory|dataset|checkpoint|model) (?:\S+ )?not found|couldn't find it in the cached files/i },
-  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|^Bus error|\bSIGBUS\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
+  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|^Bus error|\bSIGBUS\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
   { category: 'other', summary: 'A network connection failed', transient: true, pattern: NETWORK_FLAKE },
+  { category: 'other', summary: 'Training diverged: a loss or gradient became NaN or Inf', pattern: /Unexpected result (?:nan|inf)\b|found (?:NaN|Inf) in|Loss is (?:NaN|inf)\b/i },
+  { category: 'other', summary: 'The inference server could not load a model', pattern: /\bUNAVAILABLE: (?:Internal|Not found|Invalid argument)\b|failed to load all models/ },
 ];
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
@@ -128,7 +203,7 @@ export interface Classification {
 const UNRECOGNISED_EXCEPTION = 'An application error that is not one of the known kinds';
 
 function fromSignature(sig: Signature, tier: number): Classification {
-  return { tier, category: sig.category, summary: sig.summary, ...(sig.transient !== undefined && { transient: sig.transient }) };
+  return { tier: sig.tier ?? tier, category: sig.category, summary: sig.summary, ...(sig.transient !== undefined && { transient: sig.transient }) };
 }
 
 /** Recognised or secondary signature of a line, before any generic rule. */
@@ -144,9 +219,12 @@ function matchSignature(text: string): Classification | null {
  * lines that say nothing about an error.
  */
 export function classifyLine(text: string): Classification | null {
-  for (const noise of NOISE) if (noise.test(text)) return null;
+  if (isHerring(text) || SHELL_COMMAND.test(text)) return null;
+  if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
+  // The level filter first: most prefiltered lines are noise, and only those need a rescue.
+  if (NOISE.some((noise) => noise.test(text)) && !loggedAsWarning(text)) return null;
   const sig = matchSignature(text);
-  if (sig) return sig;
+  if (sig) return STATUS_ROW.test(text) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
   if (EXCEPTION_LINE.test(text) || LEADING_ERROR.test(text)) {
     return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
   }

@@ -27,7 +27,8 @@ describe('classifyLine', () => {
     ['Illegal instruction (core dumped)', 'crash', TIER.recognised],
     ['[E ProcessGroupNCCL.cpp:607] Watchdog caught collective operation timeout: WorkNCCL ran for 600000 milliseconds before timing out.', 'nccl', TIER.secondary],
     ['RuntimeError: NCCL communicator was aborted on rank 2.', 'nccl', TIER.secondary],
-    ['torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'other', TIER.secondary],
+    // The launcher's generic echo: any specific cascade (exitcode -9, a watchdog) says more.
+    ['torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'other', TIER.mention],
     ['ValueError: too many values to unpack (expected 2)', 'other', TIER.exception],
     ['error: failed to load the run configuration', 'other', TIER.exception],
     ['2024-05-01 12:00:00 ERROR uploader: upload failed, will continue', 'other', TIER.secondary],
