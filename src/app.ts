@@ -143,6 +143,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       // Only called once slackApp.start() has run, which is after the outbox is built.
       outbox.kick();
     },
+    // Until Slack has accepted the token every send would fail and use up one of a message's
+    // tries: an outage at start longer than the outbox's retries would otherwise drop alerts.
+    onAuthenticated: () => outbox.start(),
   });
   const slack = slackApp.app;
   const gateway = new SlackGateway(slack.client);
@@ -159,6 +162,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
   });
+  // Paused (queueing only) until Slack accepts the bot token; onAuthenticated starts it.
+  void outbox.stop();
   const archiver = config.archive
     ? new LogArchiver({
         reader,
@@ -257,7 +262,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     store.close();
     throw err;
   }
-  outbox.start();
 
   await refreshNamespaces();
   const kinds = await discoverWithRetry(kubeConfig, log);

@@ -22,6 +22,8 @@ export interface SlackAppOptions {
   announce?(line: string): void;
   /** Each time the bot (re)connects to Slack. */
   onConnected?(): void;
+  /** Once, when Slack first accepts the bot token. */
+  onAuthenticated?(): void;
 }
 
 export interface SlackApp {
@@ -39,7 +41,7 @@ export interface SlackApp {
  * Builds the Bolt app and its receiver without touching the network: Slack being down or
  * refusing a token must not stop the bot from watching and archiving (see connection.ts).
  */
-export function createSlackApp({ config, log, customRoutes, retries = 2, announce, onConnected }: SlackAppOptions): SlackApp {
+export function createSlackApp({ config, log, customRoutes, retries = 2, announce, onConnected, onAuthenticated }: SlackAppOptions): SlackApp {
   const { secrets, slack } = config;
   const clientOptions = {
     ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
@@ -81,6 +83,7 @@ export function createSlackApp({ config, log, customRoutes, retries = 2, announc
     log: log.child({ component: 'slack-connection' }),
     announce,
     onConnected,
+    onAuthenticated,
   });
   return {
     app,

@@ -27,6 +27,8 @@ export interface SlackConnectionOptions {
   announce?(line: string): void;
   /** Called each time the bot goes from not connected to connected (drain the outbox). */
   onConnected?(): void;
+  /** Called once, when Slack first accepts the bot token: the Web API can be used from then on. */
+  onAuthenticated?(): void;
   backoff?: Backoff;
   random?: () => number;
 }
@@ -99,6 +101,7 @@ export class SlackConnection {
         if (this.stopped) return;
         this.authOk = true;
         log.info('Slack accepted the bot token');
+        this.options.onAuthenticated?.();
         this.changed();
         return;
       } catch (err) {

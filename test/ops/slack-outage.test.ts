@@ -46,8 +46,10 @@ describe('a Slack outage', () => {
 
     fail('resnet');
     const uid = await eventually(() => kube.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })?.metadata.uid, 'the uid');
-    // Queued on disk and tried (and failed: Slack is down) …
-    await eventually(() => bot.store.allOutbox().find((i) => i.key === `wl:${uid}:Failed` && i.attempts > 0), 'the alert queued and tried');
+    // Queued on disk, not tried while Slack has not even accepted the token (no try used up) …
+    await eventually(() => bot.store.allOutbox().find((i) => i.key === `wl:${uid}:Failed`), 'the alert queued');
+    await bot.settle();
+    expect(bot.store.allOutbox().find((i) => i.key === `wl:${uid}:Failed`)?.attempts).toBe(0);
     // … and the logs saved while the pods are still there.
     await eventually(() => existsSync(join(dir, 'vision', 'resnet', uid, 'resnet-0-0.resnet.log')), 'the archived log');
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
