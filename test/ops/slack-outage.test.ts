@@ -82,6 +82,19 @@ describe('a Slack outage', () => {
     expect(JSON.stringify((await result.nextResponse()).body)).toContain('/runai');
   }, 120_000);
 
+  it('HTTP mode: serves health, readiness and /slack/events while Slack is unreachable, and is ready once it is back', async () => {
+    slack.down(true);
+    bot = await sims.startBot({ slack: { mode: 'http' } });
+    expect((await fetch(`http://127.0.0.1:${bot.port}/healthz`)).status).toBe(200);
+    const during = await readiness();
+    expect(during.status).toBe(503);
+    expect(during.body.checks.slack.detail).toMatch(/cannot reach Slack to check the bot token: Slack answered HTTP 503/);
+    // Bolt answers Slack's requests (an unsigned one is refused, as always) from the start.
+    expect((await fetch(`http://127.0.0.1:${bot.port}/slack/events`, { method: 'POST', body: '{}' })).status).toBe(401);
+    slack.down(false);
+    await eventually(async () => (await readiness()).status === 200, 'readiness once Slack is back', 30_000);
+  }, 60_000);
+
   it('Socket Mode: apps.connections.open failing with 5xx and ok:false during reconnects does not stop the bot; it reconnects', async () => {
     bot = await sims.startBot({ owners: { emailDomain: 'example.org' } });
     expect(slack.socketConnectionsOpened).toHaveLength(1);
