@@ -16,6 +16,7 @@ import { useSimulators } from '../helpers/sims.js';
 interface Running {
   child: ChildProcess;
   output(): string;
+  stderr(): string;
   /** Exit code, or 'running' if the process is still up after `ms`. */
   exitWithin(ms: number): Promise<number | null | 'running'>;
 }
@@ -63,12 +64,17 @@ describe('the start command as a process', () => {
     });
     children.push(child);
     let output = '';
+    let stderr = '';
     child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => {
+      output += d;
+      stderr += d;
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     return {
       child,
       output: () => output,
+      stderr: () => stderr,
       exitWithin: (ms) => Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), ms).unref())]),
     };
   }
@@ -108,6 +114,19 @@ describe('the start command as a process', () => {
     expect(code).not.toBe(0);
     expect(bot.output()).toContain(`store.path ${notADirectory}/bot.db cannot be opened for writing`);
     expect(bot.output()).toContain('set store.path to a writable file');
+  }, 40_000);
+
+  it('with the bot token refused, says so once on stderr with the fix, serves /readyz with the reason and keeps checking', async () => {
+    const port = await freePort();
+    const bot = start(`ops: { port: ${port} }\nslack: { port: 0 }\nstore: { path: $DIR/bot.db }\n`, { env: { SLACK_BOT_TOKEN: 'xoxb-revoked-token' } });
+    await eventually(async () => (await readyz(port)) === 503, 'the ops server', 20_000);
+    const body = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { checks: { slack: { detail: string } } };
+    expect(body.checks.slack.detail).toContain('Slack refused the bot token (SLACK_BOT_TOKEN): invalid_auth');
+    await eventually(() => slack.calls.filter((c) => c.method === 'auth.test').length >= 3, 'auth.test retried', 20_000);
+    const lines = bot.stderr().split('\n').filter((l) => l.includes('Slack refused the bot token'));
+    expect(lines).toEqual(['runai-slack-bot: Slack refused the bot token (SLACK_BOT_TOKEN): invalid_auth. Copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions, and reinstall the app if its scopes changed.']);
+    expect(bot.child.exitCode).toBeNull();
+    expect(bot.output()).not.toContain('xoxb-revoked-token');
   }, 40_000);
 
   it('stays up through failing apps.connections.open calls (HTTP 503, then a refused app token) and reconnects', async () => {
