@@ -89,7 +89,8 @@ function openStore(path: string): Store {
   try {
     store = new Store(path);
     // Opening succeeds on a read-only file; the first write is where it would fail later.
-    store.probeWrite(new Date());
+    const problem = store.probeWrite(new Date());
+    if (problem) throw Object.assign(new Error(problem), { code: problem });
     return store;
   } catch (err) {
     store?.close();
