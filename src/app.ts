@@ -117,6 +117,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   };
 
   let watcher: WorkloadWatcher | undefined;
+  let shuttingDown = false;
   const storeCheck = () => {
     // A tiny real write: a full disk or a read-only volume shows here, and clears once writes work again.
     const problem = store.probeWrite(now());
@@ -146,7 +147,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     },
     // Until Slack has accepted the token every send would fail and use up one of a message's
     // tries: an outage at start longer than the outbox's retries would otherwise drop alerts.
-    onAuthenticated: () => outbox.start(),
+    onAuthenticated: () => {
+      if (!shuttingDown) outbox.start();
+    },
   });
   const slack = slackApp.app;
   const gateway = new SlackGateway(slack.client);
@@ -319,6 +322,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     checkStuck: () => reconciler.checkStuck(),
     stop: () =>
       (stopping ??= (async () => {
+        shuttingDown = true;
         watcher?.stop();
         clearInterval(namespaceTimer);
         clearInterval(stuckTimer);
