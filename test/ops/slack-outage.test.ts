@@ -104,8 +104,10 @@ describe('a Slack outage', () => {
     slack.failNext('apps.connections.open', 'internal_error', 2);
     slack.disconnectSockets('refresh_requested');
     await slack.waitForSocketConnections(3, 30_000);
-    const opens = slack.calls.filter((c) => c.method === 'apps.connections.open').map((c) => c.status === 200 && (c.response as { ok?: boolean }).ok);
-    expect(opens).toEqual([true, false, false, true, false, false, true]);
+    // Every failure queued was answered to a reconnect attempt (a ping timeout may add a good one).
+    const opens = slack.calls.filter((c) => c.method === 'apps.connections.open');
+    expect(opens.filter((c) => c.status === 503)).toHaveLength(2);
+    expect(opens.filter((c) => (c.response as { error?: string }).error === 'internal_error')).toHaveLength(2);
     await eventually(async () => (await readiness()).status === 200, 'readiness after reconnecting');
     const result = await slack.sendSlashCommand({ command: '/runai', text: 'help', user_id: ALICE.id });
     expect(JSON.stringify((await result.nextResponse()).body)).toContain('/runai');
