@@ -19,6 +19,8 @@ import { deliveryFor } from './notify/mutes.js';
 import { Metrics } from './ops/metrics.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
 import { createSlackApp, type App } from './slack/app.js';
+import { kubeconfigError, listenError, storeError, StartupError } from './ops/startup.js';
+import { RetentionPruner } from './ops/retention.js';
 import { SlackGateway } from './slack/client.js';
 import { registerListeners } from './slack/listeners.js';
 import { Store } from './store/sqlite.js';
@@ -33,6 +35,10 @@ import { MaintenanceService } from './maintenance/service.js';
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
 /** How often workloads are checked for having been Pending or Initializing too long. */
 const STUCK_CHECK_MS = 30_000;
+/** The ledger is kept at least this long, however short the catch-up and cleanup windows. */
+const MIN_LEDGER_KEEP_MS = 30 * 86_400_000;
+
+export { StartupError };
 
 export interface BotOptions {
   config: Config;
@@ -40,6 +46,10 @@ export interface BotOptions {
   now?: () => Date;
   /** Defaults to KUBECONFIG / in-cluster credentials. */
   kubeConfig?: KubeConfig;
+  /** Told once per Slack connection problem, with its fix (the start command: stderr). */
+  announce?(line: string): void;
+  /** Longest wait at start for Slack's first answer before going on without it (default 10 s). */
+  slackStartWaitMs?: number;
 }
 
 export interface Bot {
@@ -52,6 +62,7 @@ export interface Bot {
   readonly reader: ClusterReader;
   readonly maintenance?: MaintenanceService;
   readonly cleanup: CleanupNudger;
+  readonly retention: RetentionPruner;
   /** Port of the ops endpoints (/healthz, /readyz, /metrics). */
   readonly port: number;
   /** HTTP mode: port of /slack/events (which serves nothing else). */
@@ -66,16 +77,34 @@ export interface Bot {
 
 export function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
-  if (path) kc.loadFromFile(path);
-  else kc.loadFromDefault();
+  try {
+    if (path) kc.loadFromFile(path);
+    else kc.loadFromDefault();
+  } catch (err) {
+    throw kubeconfigError(err, path);
+  }
   return kc;
+}
+
+function openStore(path: string): Store {
+  let store: Store | undefined;
+  try {
+    store = new Store(path);
+    // Opening succeeds on a read-only file; the first write is where it would fail later.
+    const problem = store.probeWrite(new Date());
+    if (problem) throw Object.assign(new Error(problem), { code: problem });
+    return store;
+  } catch (err) {
+    store?.close();
+    throw storeError(err, path);
+  }
 }
 
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? (() => new Date());
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.secrets.kubeconfig);
-  const store = new Store(config.store.path);
+  const store = openStore(config.store.path);
   const metrics = new Metrics({ defaultMetrics: true });
   const reader = createClusterReader(kubeConfig);
 
@@ -90,15 +119,40 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   };
 
   let watcher: WorkloadWatcher | undefined;
-  let slackConnected = false;
-  const handlers = opsHandlers(metrics, {
-    checks: () => ({
+  let shuttingDown = false;
+  const storeCheck = () => {
+    // A tiny real write: a full disk or a read-only volume shows here, and clears once writes work again.
+    const problem = store.probeWrite(now());
+    return problem ? { ok: false, detail: `cannot write the store (${problem}); alerts cannot be queued until it can` } : { ok: true };
+  };
+  const checks = () => {
+    const slackStatus = slackApp.connection.status();
+    return {
       cluster: { ok: !!watcher?.synced, detail: watcher?.synced ? undefined : 'workload watch not synced yet' },
-      slack: { ok: slackConnected, detail: slackConnected ? undefined : 'not connected to Slack' },
-    }),
-  });
+      slack: slackStatus.ok ? { ok: true } : { ok: false, detail: slackStatus.detail },
+      store: storeCheck(),
+    };
+  };
+  const handlers = opsHandlers(metrics, { checks });
 
-  const slack = await createSlackApp({ config, log });
+  const slackApp = createSlackApp({
+    config,
+    log,
+    announce: options.announce,
+    onConnected: () => {
+      // What failed while Slack was away is due now, not after its backoff.
+      const expedited = store.expediteOutbox(now());
+      if (expedited) log.info({ expedited }, 'Slack is back: sending what was queued');
+      // Only called once slackApp.start() has run, which is after the outbox is built.
+      outbox.kick();
+    },
+    // Until Slack has accepted the token every send would fail and use up one of a message's
+    // tries: an outage at start longer than the outbox's retries would otherwise drop alerts.
+    onAuthenticated: () => {
+      if (!shuttingDown) outbox.start();
+    },
+  });
+  const slack = slackApp.app;
   const gateway = new SlackGateway(slack.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
   const outbox = new Outbox({
@@ -115,6 +169,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     onStoreError: (op) => metrics.storeErrors.inc({ op }),
     retentionMs: config.slack.outboxRetention,
   });
+  // Paused (queueing only) until Slack accepts the bot token; onAuthenticated starts it.
+  void outbox.stop();
   const archiver = config.archive
     ? new LogArchiver({
         reader,
@@ -178,6 +234,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now,
     queued: () => outbox.kick(),
   });
+  const retention = new RetentionPruner({
+    store,
+    liveWorkloads: () => reconciler.workloads().map((w) => w.uid),
+    keepMs: Math.max(config.cluster.lookbackHours * 3_600_000, config.cleanup.after, MIN_LEDGER_KEEP_MS),
+    archive: config.archive ? { dir: config.archive.dir, retentionMs: config.archive.retention, maxTotalBytes: config.archive.maxTotalBytes, busy: () => archiver?.busyPaths() ?? [] } : undefined,
+    log: log.child({ component: 'retention' }),
+    now,
+  });
 
   registerListeners(slack, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slack.error(async (err) => {
@@ -185,22 +249,30 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   });
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
-  const opsServer: Server = await startOpsServer(config.ops.port, handlers, config.ops.host);
+  let opsServer: Server;
+  try {
+    opsServer = await startOpsServer(config.ops.port, handlers, config.ops.host);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const port = (opsServer.address() as AddressInfo).port;
   let slackPort: number | undefined;
   try {
     if (config.slack.mode === 'http') {
-      const server = (await slack.start(config.slack.port)) as Server;
-      slackPort = (server.address() as AddressInfo).port;
+      const server = await slackApp.start(config.slack.port).catch((err: unknown) => {
+        throw listenError(err, 'slack.port', config.slack.port);
+      });
+      slackPort = (server!.address() as AddressInfo).port;
     } else {
-      await slack.start();
+      await slackApp.start();
     }
   } catch (err) {
     opsServer.close(); // a listening socket would keep a failed start's process alive
+    await slackApp.stop();
+    store.close();
     throw err;
   }
-  slackConnected = true;
-  outbox.start();
 
   await refreshNamespaces();
   const kinds = await discoverWithRetry(kubeConfig, log);
@@ -221,6 +293,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   reconciler.checkStuck();
   maintenance?.start();
   cleanup.start();
+  retention.start();
+  // Usually Slack answers at once and the bot starts connected; if it does not, go on without it.
+  await Promise.race([slackApp.connection.firstAttempt, delay(options.slackStartWaitMs ?? 10_000)]);
   const stuckTimer = setInterval(() => reconciler.checkStuck(), STUCK_CHECK_MS);
   stuckTimer.unref();
   const gaugeTimer = setInterval(() => {
@@ -244,9 +319,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reader,
     maintenance,
     cleanup,
+    retention,
     port,
     slackPort,
-    ready: () => !!watcher?.synced && slackConnected,
+    ready: () => Object.values(checks()).every((c) => c.ok),
     settle: async () => {
       await notifier.idle();
       await outbox.flush();
@@ -254,17 +330,19 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     checkStuck: () => reconciler.checkStuck(),
     stop: () =>
       (stopping ??= (async () => {
+        shuttingDown = true;
         watcher?.stop();
         clearInterval(namespaceTimer);
         clearInterval(stuckTimer);
         maintenance?.stop();
         cleanup.stop();
+        retention.stop();
         notifier.flushBursts();
         clearInterval(gaugeTimer);
         // Finish what is being prepared and sent; what is left stays queued on disk.
         await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
-        await slack.stop().catch(() => undefined);
+        await slackApp.stop().catch(() => undefined);
         await new Promise<void>((resolve) => opsServer.close(() => resolve()));
         opsServer.closeAllConnections();
         store.close();

@@ -122,7 +122,17 @@ const fileSchema = z.strictObject({
     .strictObject({ after: duration.default(3 * 86_400_000), cron: z.string().default('0 9 * * 1') })
     .default({ after: 3 * 86_400_000, cron: '0 9 * * 1' }),
   archive: z
-    .strictObject({ dir: z.string().min(1), maxBytesPerContainer: byteSize.default(100_000_000) })
+    .strictObject({
+      dir: z.string().min(1),
+      maxBytesPerContainer: byteSize.default(100_000_000),
+      /** Archived logs older than this are deleted (oldest first). */
+      retention: duration.default(30 * 86_400_000),
+      /**
+       * Archive total above which the oldest logs are deleted. No default: only the operator
+       * knows the volume's size (deploy/ sets it to fit its volume).
+       */
+      maxTotalBytes: byteSize.optional(),
+    })
     .optional(),
   runai: z.strictObject({ uiUrl: z.url().optional() }).default({}),
   /**

@@ -32,6 +32,8 @@ export interface LogArchiverOptions {
 
 export class LogArchiver {
   private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  /** The directories being written now: retention must not delete them under the writer. */
+  private readonly writing = new Map<string, string>();
   private readonly slots: ConcurrencyLimiter;
 
   constructor(private readonly options: LogArchiverOptions) {
@@ -57,9 +59,17 @@ export class LogArchiver {
         this.options.log.error({ workload: `${workload.namespace}/${workload.name}`, err: (err as Error).message }, 'archiving logs failed');
         return undefined;
       })
-      .finally(() => this.inFlight.delete(workload.uid));
+      .finally(() => {
+        this.inFlight.delete(workload.uid);
+        this.writing.delete(workload.uid);
+      });
     this.inFlight.set(workload.uid, job);
+    this.writing.set(workload.uid, this.pathFor(workload));
     return job;
+  }
+
+  busyPaths(): string[] {
+    return [...this.writing.values()];
   }
 
   /** Resolves when every archive started so far has ended (shutdown, tests). */

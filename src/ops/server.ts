@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Metrics } from './metrics.js';
+import { StartupError } from './startup.js';
 
 export interface Readiness {
   /** Each check: ok, and a short word on what is missing. */
@@ -30,7 +31,8 @@ export function opsHandlers(metrics: Metrics, readiness: Readiness): Record<stri
   };
 }
 
-export class OpsPortError extends Error {
+/** A start-up failure (the start command prints it as one line and exits non-zero). */
+export class OpsPortError extends StartupError {
   readonly code = 'ops_port_unavailable';
 }
 

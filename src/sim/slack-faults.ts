@@ -25,6 +25,7 @@ export class SlackFaults {
   private botTokenRevoked = false;
   private readonly rateLimits = new Map<string, Queued<number>>();
   private readonly failures = new Map<string, Queued<string>>();
+  private readonly httpFailures = new Map<string, Queued<number>>();
   private perChannelPerSecond: number | undefined;
   /** Accepted chat.postMessage times (ms) per channel, within the last second. */
   private readonly recentPosts = new Map<string, number[]>();
@@ -50,6 +51,17 @@ export class SlackFaults {
     this.failures.set(method, { remaining: calls, value: error });
   }
 
+  /** The next `calls` calls of `method` get a bare HTTP `status` (a 5xx from Slack's edge). */
+  failNextHttp(method: string, status: number, calls = 1): void {
+    this.httpFailures.set(method, { remaining: calls, value: status });
+  }
+
+  /** Lifts the failures queued for `method` (both kinds). */
+  clearFailures(method: string): void {
+    this.failures.delete(method);
+    this.httpFailures.delete(method);
+  }
+
   /** Slack's chat.postMessage guidance, enforced strictly: at most `perSecond` per channel per second. */
   enforcePerChannelRate(perSecond: number | undefined): void {
     this.perChannelPerSecond = perSecond;
@@ -65,6 +77,8 @@ export class SlackFaults {
   intercept(method: string, channel: string | undefined, nowMs: number): FaultAnswer | undefined {
     const retryAfter = take(this.rateLimits, method);
     if (retryAfter !== undefined) return this.rateLimited(retryAfter);
+    const status = take(this.httpFailures, method);
+    if (status !== undefined) return { status, headers: {}, body: `simulated HTTP ${status}` };
     const error = take(this.failures, method);
     if (error !== undefined) return { status: 200, headers: {}, body: { ok: false, error } };
     if (method === 'chat.postMessage' && channel && this.perChannelPerSecond !== undefined) {

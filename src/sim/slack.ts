@@ -190,6 +190,16 @@ export class SlackSimulator {
     this.faults.revokeBotToken(revoked);
   }
 
+  /** Answer the next `calls` calls of `method` with a bare HTTP `status` (e.g. 503), not Slack's JSON. */
+  failNextHttp(method: string, status: number, calls = 1): void {
+    this.faults.failNextHttp(method, status, calls);
+  }
+
+  /** Ends the failures queued for `method` by failNext / failNextHttp. */
+  clearFailures(method: string): void {
+    this.faults.clearFailures(method);
+  }
+
   /** An outage: every HTTP request gets 503 until `down(false)`. Open sockets stay up. */
   down(isDown: boolean): void {
     this.faults.down(isDown);

@@ -3,9 +3,11 @@
  * mode (every request verified with the signing secret; Bolt answers 401 to a bad, stale or
  * missing signature before any listener runs).
  */
-import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Server } from 'node:http';
+import { App, HTTPReceiver, SocketModeReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { SlackConnection } from './connection.js';
 import { slackLogLine } from './log-scrub.js';
 
 export { App };
@@ -15,40 +17,88 @@ export interface SlackAppOptions {
   log: Logger;
   /** Retries for the Web API: the outbox retries on its own schedule, so keep this small. */
   retries?: number;
+  /** Told once per connection problem, with its fix (stderr in the start command). */
+  announce?(line: string): void;
+  /** Each time the bot (re)connects to Slack. */
+  onConnected?(): void;
+  /** Once, when Slack first accepts the bot token. */
+  onAuthenticated?(): void;
 }
 
-export async function createSlackApp({ config, log, retries = 2 }: SlackAppOptions): Promise<App> {
+export interface SlackApp {
+  app: App;
+  connection: SlackConnection;
+  /**
+   * HTTP mode: listens on `port` (rejecting if it cannot, e.g. EADDRINUSE) before anything
+   * reaches Slack. Both modes: starts checking the token and connecting in the background.
+   */
+  start(port?: number): Promise<Server | undefined>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the Bolt app and its receiver without touching the network: Slack being down or
+ * refusing a token must not stop the bot from watching and archiving (see connection.ts).
+ */
+export function createSlackApp({ config, log, retries = 2, announce, onConnected, onAuthenticated }: SlackAppOptions): SlackApp {
   const { secrets, slack } = config;
-  const socket = slack.mode === 'socket';
+  const clientOptions = {
+    ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
+    // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).
+    retryConfig: { retries, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+    // 429s come back to the caller, which reschedules them (the outbox keeps them on disk).
+    rejectRateLimitedCalls: true,
+    timeout: 15_000,
+  };
+  const logger = boltLogger(log.child({ component: 'bolt' }, config.log.slackDebug ? { level: 'debug' } : {}), config.log.slackDebug);
+  const logLevel = config.log.slackDebug ? LogLevel.DEBUG : LogLevel.WARN;
+  // Built here rather than by Bolt so the bot holds them: it starts the HTTP server before
+  // auth.test succeeds (App.start refuses to), and drives the socket's reconnects itself.
+  const socketReceiver = slack.mode === 'socket'
+    ? new SocketModeReceiver({
+        appToken: secrets.slackAppToken!,
+        logger,
+        logLevel,
+        autoReconnectEnabled: false,
+        // apps.connections.open: one try per attempt; connection.ts owns the schedule.
+        installerOptions: { clientOptions: { ...clientOptions, retryConfig: { retries: 0 } } },
+      })
+    : undefined;
+  const httpReceiver = slack.mode === 'http'
+    // No customRoutes: this port is Slack's, public; ops endpoints have their own (ops/server.ts).
+    ? new HTTPReceiver({ signingSecret: secrets.slackSigningSecret!, port: slack.port, logger, logLevel })
+    : undefined;
   const app = new App({
     token: secrets.slackBotToken,
-    ...(socket
-      ? { socketMode: true, appToken: secrets.slackAppToken, installerOptions: { port: slack.port } }
-      // No customRoutes: this port is Slack's, public; ops endpoints have their own (ops/server.ts).
-      : { signingSecret: secrets.slackSigningSecret, port: slack.port }),
-    clientOptions: {
-      ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
-      // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).
-      retryConfig: { retries, factor: 2, minTimeout: 500, maxTimeout: 5000 },
-      // 429s come back to the caller, which reschedules them (the outbox keeps them on disk).
-      rejectRateLimitedCalls: true,
-      timeout: 15_000,
-    },
-    logger: boltLogger(log.child({ component: 'bolt' }, config.log.slackDebug ? { level: 'debug' } : {}), config.log.slackDebug),
-    logLevel: config.log.slackDebug ? LogLevel.DEBUG : LogLevel.WARN,
-    // auth.test runs in init(), where a bad token is a catchable error, not a crash.
+    receiver: socketReceiver ?? httpReceiver,
+    ...(socketReceiver ? { socketMode: true, appToken: secrets.slackAppToken } : {}),
+    clientOptions,
+    logger,
+    logLevel,
+    // auth.test runs in init(), which connection.ts retries in the background.
     deferInitialization: true,
   });
-  try {
-    await app.init();
-  } catch (err) {
-    const e = err as { data?: { error?: string }; code?: string; message?: string };
-    if (e.code === 'slack_webapi_platform_error') {
-      throw new Error(`Slack refused the bot token (SLACK_BOT_TOKEN): ${e.data?.error}. Copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions, and reinstall the app if its scopes changed.`, { cause: err });
-    }
-    throw new Error(`cannot reach Slack${secrets.slackApiUrl ? ` at ${secrets.slackApiUrl}` : ''}: ${e.message ?? String(err)}`, { cause: err });
-  }
-  return app;
+  const connection = new SlackConnection({
+    authenticate: () => app.init(),
+    socket: socketReceiver?.client,
+    log: log.child({ component: 'slack-connection' }),
+    announce,
+    onConnected,
+    onAuthenticated,
+  });
+  return {
+    app,
+    connection,
+    async start(port) {
+      const server = httpReceiver ? ((await httpReceiver.start(port ?? slack.port)) as Server) : undefined;
+      connection.start();
+      return server;
+    },
+    async stop() {
+      await connection.stop();
+      if (httpReceiver) await httpReceiver.stop().catch(() => undefined);
+    },
+  };
 }
 
 function withTrailingSlash(url: string): string {

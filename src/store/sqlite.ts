@@ -173,6 +173,7 @@ export interface StoredBurst {
 export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private probeReady = false;
 
   constructor(readonly path: string) {
     if (path !== ':memory:') createPrivately(path);
@@ -545,6 +546,79 @@ export class Store {
   rememberWindow(key: string, value: unknown): void {
     this.prepare('INSERT OR REPLACE INTO windows_known (key, json) VALUES (?, ?)').run(key, JSON.stringify(value));
   }
+
+  // ── health and retention ──────────────────────────────────────────────────────────────────
+
+  /**
+   * One tiny real write, for readiness: returns why the store cannot be written (full disk,
+   * read-only volume), or undefined when it can. The table is made outside the migrations: it
+   * holds nothing anyone reads, so it needs no schema version.
+   */
+  probeWrite(now: Date): string | undefined {
+    try {
+      if (!this.probeReady) this.db.exec('CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at TEXT NOT NULL)');
+      this.probeReady = true;
+      this.prepare('INSERT OR REPLACE INTO store_probe (id, at) VALUES (1, ?)').run(now.toISOString());
+      return undefined;
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      return e.code ?? e.message ?? String(err);
+    }
+  }
+
+  /**
+   * Makes due now the queued messages that failed and wait out their backoff: called when Slack
+   * is reachable again, so an outage's alerts go out at once rather than up to 10 minutes
+   * later. Rate-limited waits (Slack's Retry-After) and quiet-hours deferrals are kept.
+   */
+  expediteOutbox(now: Date): number {
+    return this
+      .prepare(
+        `UPDATE outbox SET next_attempt_at = ? WHERE attempts > 0 AND next_attempt_at > ?
+           AND (last_error IS NULL OR (last_error NOT LIKE '%rate limit%' AND last_error <> 'quiet hours'))`,
+      )
+      .run(now.toISOString(), now.toISOString()).changes;
+  }
+
+  /**
+   * Forgets what was said about workloads (and daily nudges) before `before`, except about a
+   * workload in `live` (one still present: its alert must not be sent again). Only keys whose
+   * loss cannot cause a repeat are pruned: maintenance reminders (mw:) and archive problem
+   * generations (archive:) are few and are counted or matched for ever, so they stay.
+   */
+  pruneLedger(before: Date, live: ReadonlySet<string>): number {
+    const rows = this
+      .prepare(
+        `SELECT key FROM ledger WHERE sent_at < ?
+           AND (key LIKE 'wl:%' OR key LIKE 'burst:%' OR key LIKE 'ops-burst:%' OR key LIKE 'cleanup:%')`,
+      )
+      .all(before.toISOString()) as { key: string }[];
+    const doomed = rows.map((r) => r.key).filter((key) => {
+      const uid = workloadUidOfKey(key);
+      return uid === undefined || !live.has(uid);
+    });
+    const remove = this.prepare('DELETE FROM ledger WHERE key = ?');
+    this.db.transaction(() => {
+      for (const key of doomed) remove.run(key);
+    })();
+    return doomed.length;
+  }
+
+  /** Uids of the workloads not deleted, as the store last saw them. */
+  presentWorkloadUids(): string[] {
+    return (this.prepare('SELECT uid FROM workloads WHERE deleted_at IS NULL').all() as { uid: string }[]).map((r) => r.uid);
+  }
+
+  /** Drops mutes that ended before `now` (a mute "until unmuted" never ends). */
+  pruneExpiredMutes(now: Date): number {
+    return this.prepare('DELETE FROM mutes WHERE until IS NOT NULL AND until <= ?').run(now.toISOString()).changes;
+  }
+}
+
+/** The workload a ledger key is about: wl:<uid>:… and burst:wl:<uid>:…; undefined for others. */
+export function workloadUidOfKey(key: string): string | undefined {
+  const match = /(?:^|:)wl:([^:]+):/.exec(key);
+  return match?.[1];
 }
 
 export function burstRewriteKey(anchorKey: string): string {

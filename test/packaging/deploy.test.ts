@@ -14,6 +14,7 @@ import { parseConfig } from '../../src/config.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NAMESPACE = 'runai-slack-bot';
 const STORE_DIR = '/var/lib/runai-slack-bot';
+const ARCHIVE_DIR = '/var/lib/runai-slack-bot-archive';
 const TOKENS_SECRET = 'runai-slack-bot-tokens';
 
 /**
@@ -76,7 +77,7 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
 
   it('contains the namespace, identity, RBAC, config, storage, workload, service and network policy, and no Secret', () => {
     expect(objects.map((o) => o.kind).sort()).toEqual(
-      ['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'PersistentVolumeClaim', 'Service', 'ServiceAccount'].sort(),
+      ['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'PersistentVolumeClaim', 'PersistentVolumeClaim', 'Service', 'ServiceAccount'].sort(),
     );
     for (const o of objects.filter((o) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind))) {
       expect(`${o.kind}/${o.metadata.namespace}`).toBe(`${o.kind}/${NAMESPACE}`);
@@ -169,18 +170,31 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(readFileSync(`${REPO}deploy/kustomization.yaml`, 'utf8')).not.toMatch(/^\s*-\s*secret\.example\.yaml/m);
   });
 
-  it('mounts a 1Gi ReadWriteOnce claim at the store directory', () => {
-    const { mount, volume } = volumeMountedAt(STORE_DIR);
+  const claimMountedAt = (path: string) => {
+    const { mount, volume } = volumeMountedAt(path);
     expect(mount.readOnly).toBeUndefined();
-    const claim = one('PersistentVolumeClaim');
-    expect(volume.persistentVolumeClaim.claimName).toBe(claim.metadata.name);
-    expect(claim.spec.accessModes).toEqual(['ReadWriteOnce']);
-    expect(claim.spec.resources.requests.storage).toBe('1Gi');
+    const claim = objects.find((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === volume.persistentVolumeClaim?.claimName);
+    expect(claim).toBeDefined();
+    expect(claim!.spec.accessModes).toEqual(['ReadWriteOnce']);
+    return claim!;
+  };
+
+  it('mounts a 1Gi ReadWriteOnce claim at the store directory', () => {
+    expect(claimMountedAt(STORE_DIR).spec.resources.requests.storage).toBe('1Gi');
   });
 
-  it('leaves only the store and an emptyDir /tmp writable', () => {
+  it('keeps the log archive on a claim of its own, bigger than the archive may grow', () => {
+    const claim = claimMountedAt(ARCHIVE_DIR);
+    expect(claim.metadata.name).not.toBe(claimMountedAt(STORE_DIR).metadata.name);
+    expect(claim.spec.resources.requests.storage).toBe('10Gi');
+    const config = parseConfig(parse(one('ConfigMap').data['config.yml']), {});
+    expect(config.archive!.retention).toBe(30 * 86_400_000);
+    expect(config.archive!.maxTotalBytes).toBeLessThan(10 * 1024 ** 3);
+  });
+
+  it('leaves only the store, the archive and an emptyDir /tmp writable', () => {
     const writable = container.volumeMounts.filter((m: K8sObject) => !m.readOnly).map((m: K8sObject) => m.mountPath);
-    expect(writable.sort()).toEqual(['/tmp', STORE_DIR]);
+    expect(writable.sort()).toEqual(['/tmp', STORE_DIR, ARCHIVE_DIR].sort());
     expect(volumeMountedAt('/tmp').volume.emptyDir).toBeDefined();
   });
 
@@ -193,11 +207,11 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     expect(container.args).toContain(`${mount.mountPath}/config.yml`);
   });
 
-  it('ships a config that the bot accepts, storing and archiving on the volume and serving ops on the probed port', () => {
+  it('ships a config that the bot accepts, storing and archiving on their volumes and serving ops on the probed port', () => {
     const raw = parse(one('ConfigMap').data['config.yml']);
     const config = parseConfig(raw, {});
     expect(config.store.path.startsWith(`${STORE_DIR}/`)).toBe(true);
-    expect(config.archive?.dir.startsWith(`${STORE_DIR}/`)).toBe(true);
+    expect(config.archive?.dir.startsWith(`${ARCHIVE_DIR}/`)).toBe(true);
     // Both modes serve health and metrics on ops.port, HTTP mode /slack/events on slack.port:
     // switching slack.mode keeps the probes working, and the ops port is never the public one.
     expect([config.slack.port, config.ops.port]).toEqual([SLACK_PORT, OPS_PORT]);
