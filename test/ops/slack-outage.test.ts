@@ -90,7 +90,7 @@ describe('a Slack outage', () => {
     expect(during.status).toBe(503);
     expect(during.body.checks.slack.detail).toMatch(/cannot reach Slack to check the bot token: Slack answered HTTP 503/);
     // Bolt answers Slack's requests (an unsigned one is refused, as always) from the start.
-    expect((await fetch(`http://127.0.0.1:${bot.port}/slack/events`, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${bot.slackPort}/slack/events`, { method: 'POST', body: '{}' })).status).toBe(401);
     slack.down(false);
     await eventually(async () => (await readiness()).status === 200, 'readiness once Slack is back', 30_000);
   }, 60_000);
