@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { GUIDE } from '../../src/lifecycle/states.js';
-import { CLI, ensureBuilt, ROOT } from './cli.js';
+import { CLI, ROOT } from './cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -49,7 +49,6 @@ describeWithChromium('the demo page', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ensureBuilt();
     demo = await startDemoProcess();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 }, deviceScaleFactor: 1 });
