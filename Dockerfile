@@ -15,7 +15,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The demo and the simulators (dist/demo, dist/sim) are for a clone, not for a cluster: `start`
+# never loads them, and `ws`, which the simulated Slack needs, is a dev dependency. Left out,
+# `demo` in the image says to run it from a clone.
 RUN npm run build \
+ && rm -rf dist/demo dist/sim \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime

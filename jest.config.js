@@ -7,4 +7,6 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testTimeout: 30000,
+  // One fresh build of dist/ per run, for the suites that spawn the compiled CLI.
+  globalSetup: '<rootDir>/test/global-setup.js',
 };

@@ -8,11 +8,29 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { pageStateOf } from '../demo/page-state.js';
-import { startDemoPage } from '../demo/page-server.js';
-import { startDemo } from '../demo/run.js';
-import { visitorActions } from '../demo/visitor.js';
 import { createLogger } from '../ops/logger.js';
+
+/**
+ * The demo and the simulators it runs (src/demo/, src/sim/, and `ws`, a dev dependency) load
+ * only when `demo` runs: `start` must not carry them, and the production image leaves them out.
+ */
+async function loadDemo() {
+  try {
+    const [run, pageServer, pageState, visitor] = await Promise.all([
+      import('../demo/run.js'),
+      import('../demo/page-server.js'),
+      import('../demo/page-state.js'),
+      import('../demo/visitor.js'),
+    ]);
+    return { startDemo: run.startDemo, startDemoPage: pageServer.startDemoPage, pageStateOf: pageState.pageStateOf, visitorActions: visitor.visitorActions };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new Error(`the demo is not part of this installation (${(err as Error).message}); run it from a clone of the repository: npm ci && npm run demo`);
+    }
+    throw err;
+  }
+}
+type Demo = Awaited<ReturnType<typeof loadDemo>>;
 
 /** Long enough to look around between events; the page's button plays the next one at once. */
 const PAGE_STEP_DELAY_MS = 20_000;
@@ -41,12 +59,13 @@ export function register(program: Command): void {
       const stepDelayMs = Number(flags.stepDelayMs);
       if (!Number.isInteger(stepDelayMs) || stepDelayMs < 0) throw new Error(`--step-delay-ms: "${flags.stepDelayMs}" is not a number of milliseconds`);
       const log = createLogger(flags.logLevel, process.stderr);
-      if (flags.headless) await runHeadless(log, flags.out);
-      else await runPage(log, port, stepDelayMs);
+      const demo = await loadDemo();
+      if (flags.headless) await runHeadless(demo, log, flags.out);
+      else await runPage(demo, log, port, stepDelayMs);
     });
 }
 
-async function runHeadless(log: ReturnType<typeof createLogger>, out: string | undefined): Promise<void> {
+async function runHeadless({ startDemo }: Demo, log: ReturnType<typeof createLogger>, out: string | undefined): Promise<void> {
   const demo = await startDemo({ log, stepDelayMs: 0 });
   const played = await demo.play().then(() => undefined, (err: unknown) => err);
   await stopWithin(demo.stop());
@@ -59,7 +78,7 @@ async function runHeadless(log: ReturnType<typeof createLogger>, out: string | u
   process.exit(0);
 }
 
-async function runPage(log: ReturnType<typeof createLogger>, port: number, stepDelayMs: number): Promise<void> {
+async function runPage({ startDemo, startDemoPage, pageStateOf, visitorActions }: Demo, log: ReturnType<typeof createLogger>, port: number, stepDelayMs: number): Promise<void> {
   const demo = await startDemo({ log, stepDelayMs });
   const people = new Set(demo.slack.workspace.users.keys());
   const page = await startDemoPage(port, {

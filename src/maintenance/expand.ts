@@ -6,7 +6,7 @@
  */
 import ICAL from 'ical.js';
 import type { Series } from './series.js';
-import { countedOutBefore, hopMonthlyScans, skipAhead } from './skip-ahead.js';
+import { countedOutBefore, hopMonthlyScans, reportFallback, skipAhead, skipAheadStatus } from './skip-ahead.js';
 import { addDuration, defaultSpan, ownSpan, type Span } from './span.js';
 import { wallTimeToEpochMs } from './timezones.js';
 import { windowKey, type MaintenanceWindow, type WindowStatus } from './window.js';
@@ -162,20 +162,34 @@ function earliestNeededSlotMs(event: Event, masterSpan: Span, spanOfOverride: (o
 /**
  * The series' instances from just before `neededFromMs` on; none when each rule is a COUNT rule
  * used up by then and no RDATE adds instances, as for most short series of a long-lived feed.
+ * The skip-ahead helpers set ical.js's private state: when the probe found that state changed,
+ * or they throw on this series, the series is stepped plainly from DTSTART (slower, same
+ * instances) rather than losing its windows.
  */
-function expansionFrom(event: Event, neededFromMs: number, ctx: ExpandContext): Expansion | undefined {
+export function expansionFrom(event: Event, neededFromMs: number, ctx: Pick<ExpandContext, 'maxIterations'>): Expansion | undefined {
   const master = event.component;
   const rules = master.getAllProperties('rrule').map((property) => property.getFirstValue());
-  const counted = rules.filter(
-    (rule): rule is Recur => rule instanceof ICAL.Recur && countedOutBefore(rule, event.startDate, neededFromMs),
-  );
-  // Rules longer than the cap together are stepped, so that the cap is reported as before.
-  const steps = counted.reduce((sum, rule) => sum + (rule.count ?? 0), 0);
-  if (!master.hasProperty('rdate') && counted.length === rules.length && steps <= ctx.maxIterations) return undefined;
-  for (const rule of rules) if (rule instanceof ICAL.Recur) hopMonthlyScans(rule);
-  const expansion = event.iterator();
-  skipAhead(expansion, neededFromMs);
-  return expansion;
+  if (!skipAheadStatus().available) return event.iterator();
+  const undo: Array<() => void> = [];
+  try {
+    const counted = rules.filter(
+      (rule): rule is Recur => rule instanceof ICAL.Recur && countedOutBefore(rule, event.startDate, neededFromMs),
+    );
+    // Rules longer than the cap together are stepped, so that the cap is reported as before.
+    const steps = counted.reduce((sum, rule) => sum + (rule.count ?? 0), 0);
+    if (!master.hasProperty('rdate') && counted.length === rules.length && steps <= ctx.maxIterations) return undefined;
+    for (const rule of rules) if (rule instanceof ICAL.Recur) undo.push(hopMonthlyScans(rule));
+    const expansion = event.iterator();
+    skipAhead(expansion, neededFromMs);
+    return expansion;
+  } catch (err) {
+    for (const restore of undo) restore();
+    // A fresh expansion: the one that failed may have been moved halfway. When ical.js fails
+    // here too the fault is the event's, not the helpers', and it is reported as before.
+    const plain = event.iterator();
+    reportFallback('failed', `UID ${String(master.getFirstPropertyValue('uid') ?? '(none)')}: ${errorText(err)}`);
+    return plain;
+  }
 }
 
 function recurringEvent(series: Series & { master: Component }, ctx: ExpandContext): MaintenanceWindow[] {

@@ -14,6 +14,7 @@ import {
 } from './messages.js';
 import { parseFeed } from './parse.js';
 import { remindersDue, type DueReminder } from './plan.js';
+import { warnOnSkipAheadFallback } from './skip-ahead.js';
 import type { MaintenanceWindow } from './window.js';
 
 export interface MaintenanceLog {
@@ -60,6 +61,7 @@ export class MaintenanceService {
   private parsed: ParsedFeed | undefined;
   private announcedFailure: string | undefined;
   private tasks: ScheduledTask[] = [];
+  private stopWarning: (() => void) | undefined;
 
   constructor(private readonly deps: MaintenanceDeps) {}
 
@@ -135,6 +137,7 @@ export class MaintenanceService {
 
   start(): void {
     if (this.tasks.length) return;
+    this.stopWarning = warnOnSkipAheadFallback(this.deps.log);
     const run = (what: string, job: () => Promise<unknown>) => async () => {
       try {
         await job();
@@ -152,6 +155,8 @@ export class MaintenanceService {
   stop(): void {
     for (const task of this.tasks) void task.stop();
     this.tasks = [];
+    this.stopWarning?.();
+    this.stopWarning = undefined;
   }
 
   private context(): MessageContext {

@@ -15,6 +15,12 @@
  *  - WEEKLY: the first BYDAY day of a week on the INTERVAL grid of DTSTART's week;
  *  - MONTHLY: any day of a month on the INTERVAL grid of DTSTART's month (the scan stands on
  *    each day in turn), or the last day of the grid month before.
+ *
+ * All of this reads and sets ical.js's private iterator state, which a new ical.js may rename or
+ * change (the version is pinned in package.json for that reason). skipAheadStatus() checks, once,
+ * that the fields exist and that patched and plain expansion agree on probe rules; when they do
+ * not, callers iterate plainly (slower, same windows), and every fallback is counted and reported
+ * to the listeners of onSkipAheadFallback.
  */
 import ICAL from 'ical.js';
 
@@ -155,24 +161,38 @@ function dayBeforeNextCandidate(iterator: IteratorState): number {
  */
 function hopBetweenCandidates(iterator: IteratorState): void {
   const scanMonth = iterator.next_month.bind(iterator);
+  let hopping = true;
   iterator.next_month = () => {
-    const day = dayBeforeNextCandidate(iterator);
-    if (day > iterator.last.day) iterator.last.day = day;
+    if (hopping) {
+      // A failed hop only costs the day-by-day scan, which stops on the same days.
+      try {
+        const day = dayBeforeNextCandidate(iterator);
+        if (day > iterator.last.day) iterator.last.day = day;
+      } catch (err) {
+        hopping = false;
+        reportFallback('failed', `monthly scan hop: ${errorText(err)}`);
+      }
+    }
     return scanMonth();
   };
 }
 
 /**
  * Makes the iterators that ical.js creates for a monthly BYDAY rule hop between candidate days,
- * from their first scan on (an expansion steps its iterators once as it is built).
+ * from their first scan on (an expansion steps its iterators once as it is built). Returns the
+ * undo, for a series that falls back to plain iteration.
  */
-export function hopMonthlyScans(rule: Recur): void {
+export function hopMonthlyScans(rule: Recur): () => void {
   const iterate = rule.iterator.bind(rule);
   rule.iterator = (dtstart: Time) => {
     const iterator = iterate(dtstart);
     const state = iterator as unknown as IteratorState;
     if (scansMonthByDay(state)) hopBetweenCandidates(state);
     return iterator;
+  };
+  // The patch is an own property over the prototype's method; removing it restores ical.js's.
+  return () => {
+    delete (rule as { iterator?: unknown }).iterator;
   };
 }
 
@@ -253,4 +273,172 @@ export function skipAhead(expansion: Expansion, beforeMs: number): void {
     iterator.by_indices.BYDAY = 0;
     iterator.next();
   }
+}
+
+// --- Feature detection and fallback reporting ---
+
+export type SkipAheadFallbackKind = 'unavailable' | 'failed';
+
+export interface SkipAheadFallback {
+  /** unavailable: the probe found ical.js's internals changed, so no series uses the helpers;
+   *  failed: the helpers threw on one series, which was then iterated plainly. */
+  kind: SkipAheadFallbackKind;
+  reason: string;
+}
+
+export type SkipAheadStatus = { available: true } | { available: false; reason: string };
+
+const fallbackCounts: Record<SkipAheadFallbackKind, number> = { unavailable: 0, failed: 0 };
+const listeners = new Set<(fallback: SkipAheadFallback) => void>();
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Counts a fallback and tells the listeners (the maintenance service logs it, metrics count it). */
+export function reportFallback(kind: SkipAheadFallbackKind, reason: string): void {
+  fallbackCounts[kind]++;
+  for (const listener of listeners) listener({ kind, reason });
+}
+
+/** Calls `listener` on every fallback from now on; returns the unsubscribe. */
+export function onSkipAheadFallback(listener: (fallback: SkipAheadFallback) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Fallbacks since the process started, by kind: series iterated plainly instead of skipped. */
+export function skipAheadFallbacks(): Readonly<Record<SkipAheadFallbackKind, number>> {
+  return { ...fallbackCounts };
+}
+
+const ITERATOR_FIELDS: Array<[keyof IteratorState, string]> = [
+  ['rule', 'object'], ['dtstart', 'object'], ['last', 'object'], ['completed', 'boolean'],
+  ['by_data', 'object'], ['by_indices', 'object'], ['occurrence_number', 'number'],
+  ['next', 'function'], ['next_month', 'function'], ['ruleDayOfWeek', 'function'],
+];
+
+/** The private members skipAhead and hopMonthlyScans use, on a real expansion; a list of what is missing. */
+function missingInternals(expansion: Expansion): string[] {
+  const missing: string[] = [];
+  const state = expansion as unknown as Partial<ExpansionState>;
+  if (!('exDate' in expansion)) missing.push('RecurExpansion.exDate');
+  if (!Array.isArray(state.ruleIterators) || state.ruleIterators.length === 0) {
+    missing.push('RecurExpansion.ruleIterators');
+    return missing;
+  }
+  const iterator = state.ruleIterators[0] as unknown as Record<string, unknown>;
+  for (const [field, type] of ITERATOR_FIELDS) {
+    if (typeof iterator[field] !== type || iterator[field] === null) missing.push(`RecurIterator.${field}`);
+  }
+  if (!(iterator.last instanceof ICAL.Time)) missing.push('RecurIterator.last (an ICAL.Time)');
+  if (typeof ICAL.RecurIterator !== 'function') missing.push('ICAL.RecurIterator');
+  if (typeof ICAL.Time.daysInMonth !== 'function') missing.push('ICAL.Time.daysInMonth');
+  if (typeof ICAL.Time.prototype.nthWeekDay !== 'function') missing.push('ICAL.Time#nthWeekDay');
+  return missing;
+}
+
+/**
+ * Rules that take every path of skipAhead and hopMonthlyScans: a monthly BYDAY scan with a
+ * numbered and a last weekday, a dense COUNT rule skipped by count, an INTERVAL weekly grid, an
+ * hour before DTSTART's, and a DATE series. Begun well before the probed range, so the skip
+ * has ground to cover; short, because the plain side is stepped from DTSTART at every start.
+ */
+const PROBES: Array<{ dtstart: string; rrule: string }> = [
+  { dtstart: 'DTSTART:20210104T060000Z', rrule: 'FREQ=MONTHLY;BYDAY=1SA,-1TH' },
+  { dtstart: 'DTSTART:20210104T060000Z', rrule: 'FREQ=MONTHLY;INTERVAL=2;BYDAY=5SU,2TU;COUNT=40' },
+  // COUNTs that run out inside the probed range, so the instance count set by the skip matters.
+  { dtstart: 'DTSTART:20210110T090000Z', rrule: 'FREQ=DAILY;INTERVAL=3;BYHOUR=5;COUNT=230' },
+  { dtstart: 'DTSTART:20201231T180000Z', rrule: 'FREQ=WEEKLY;INTERVAL=3;BYDAY=TH,MO;WKST=MO' },
+  { dtstart: 'DTSTART;VALUE=DATE:20210507', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;COUNT=50' },
+];
+const PROBE_FROM_MS = Date.UTC(2022, 8, 15);
+const PROBE_TO_MS = Date.UTC(2023, 5, 1);
+
+/** Instances of a fresh copy of the probe series in [PROBE_FROM_MS, PROBE_TO_MS), with or without the helpers. */
+function probeOccurrences(probe: { dtstart: string; rrule: string }, patched: boolean): string[] {
+  const text = ['BEGIN:VEVENT', 'UID:probe', probe.dtstart, `RRULE:${probe.rrule}`, 'END:VEVENT'].join('\r\n');
+  const event = new ICAL.Event(new ICAL.Component(ICAL.parse(text)), { exceptions: [] });
+  if (patched) {
+    const rule = event.component.getFirstPropertyValue('rrule');
+    if (rule instanceof ICAL.Recur) hopMonthlyScans(rule);
+  }
+  const expansion = event.iterator();
+  if (patched) {
+    const missing = missingInternals(expansion);
+    if (missing.length) throw new Error(`ical.js internals missing: ${missing.join(', ')}`);
+    skipAhead(expansion, PROBE_FROM_MS);
+  }
+  const found: string[] = [];
+  for (let next = expansion.next(); next; next = expansion.next()) {
+    const ms = next.toUnixTime() * 1000;
+    if (ms >= PROBE_TO_MS) break;
+    if (ms >= PROBE_FROM_MS) found.push(next.toString());
+  }
+  return found;
+}
+
+/**
+ * Checks, without caching, that the ical.js loaded has the internals the helpers rely on and
+ * that they change nothing: each probe series gives the same instances patched and plain.
+ */
+export function probeSkipAhead(): SkipAheadStatus {
+  for (const probe of PROBES) {
+    let patched: string[];
+    let plain: string[];
+    try {
+      patched = probeOccurrences(probe, true);
+      plain = probeOccurrences(probe, false);
+    } catch (err) {
+      return { available: false, reason: `RRULE:${probe.rrule}: ${errorText(err)}` };
+    }
+    if (patched.length === 0 || patched.join() !== plain.join()) {
+      return {
+        available: false,
+        reason: `RRULE:${probe.rrule}: skipping ahead gives ${patched.length} instances, plain iteration ${plain.length}` +
+          (patched.length && plain.length ? `, from ${patched[0]} vs ${plain[0]}` : ''),
+      };
+    }
+  }
+  return { available: true };
+}
+
+let status: SkipAheadStatus | undefined;
+
+/** probeSkipAhead, run once per process; an unavailable result is reported as a fallback once. */
+export function skipAheadStatus(): SkipAheadStatus {
+  if (!status) {
+    status = probeSkipAhead();
+    if (!status.available) reportFallback('unavailable', status.reason);
+  }
+  return status;
+}
+
+/** Forgets the probe's result, for when the ical.js in use has changed (tests that simulate it). */
+export function reprobeSkipAhead(): SkipAheadStatus {
+  status = undefined;
+  return skipAheadStatus();
+}
+
+/**
+ * Runs the probe now (at start, not on the first parse) and logs a warning the first time each
+ * kind of fallback happens: one line tells the operator, per-series lines would flood the log.
+ * Returns the unsubscribe.
+ */
+export function warnOnSkipAheadFallback(log: { warn(obj: object, msg?: string): void }): () => void {
+  const warned = new Set<SkipAheadFallbackKind>();
+  const warn = ({ kind, reason }: SkipAheadFallback) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    log.warn(
+      { kind, reason },
+      kind === 'unavailable'
+        ? 'ical.js internals differ from what the maintenance skip-ahead expects; every series is stepped from its start (slower, same windows)'
+        : 'the maintenance skip-ahead failed on a series; it was stepped from its start (slower, same windows)',
+    );
+  };
+  const unsubscribe = onSkipAheadFallback(warn);
+  const current = skipAheadStatus();
+  if (!current.available) warn({ kind: 'unavailable', reason: current.reason });
+  return unsubscribe;
 }

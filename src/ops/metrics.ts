@@ -3,6 +3,7 @@
  * run several bots in one process.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { skipAheadFallbacks } from '../maintenance/skip-ahead.js';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -24,6 +25,16 @@ export class Metrics {
   });
   readonly outboxDepth = new Gauge({ name: 'runai_bot_outbox_depth', help: 'Messages waiting to be sent', registers: [this.registry] });
   readonly workloads = new Gauge({ name: 'runai_bot_workloads', help: 'Workloads in the watch cache', registers: [this.registry] });
+  // Read from the maintenance module at scrape time: parsing has no metrics object to count into.
+  readonly icalSkipAheadFallbacks = new Gauge({
+    name: 'runai_bot_ical_skip_ahead_fallbacks',
+    help: 'Maintenance series stepped from DTSTART since start because the ical.js skip-ahead was unavailable (internals changed) or failed',
+    labelNames: ['kind'],
+    registers: [this.registry],
+    collect() {
+      for (const [kind, count] of Object.entries(skipAheadFallbacks())) this.set({ kind }, count);
+    },
+  });
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });

@@ -19,7 +19,7 @@ import { demoWindowStart, maintenanceCalendar } from '../../src/demo/maintenance
 import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
 import { SlackSimulator } from '../../src/sim/slack.js';
 import { REQUIRED_BOT_SCOPES } from '../../src/slack/scopes.js';
-import { CLI, ensureBuilt, ROOT } from '../demo/cli.js';
+import { CLI, ROOT } from '../demo/cli.js';
 
 const NOW = new Date('2026-11-29T10:00:00Z');
 const SCOPE_FIX = 'add users:read.email under OAuth & Permissions → Scopes (Bot Token Scopes), then reinstall the app';
@@ -91,8 +91,6 @@ describe('check against the simulated Slack and cluster', () => {
   let dir: string;
   let configPath: string;
   let env: Record<string, string>;
-
-  beforeAll(() => ensureBuilt());
 
   beforeEach(async () => {
     kube = await startFakeKube();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { MalformedWorkloadError, normalizeWorkload, podWorkloadName, rankLabel } from '../../src/cluster/normalize.js';
 
-const examples = new URL('../../../shared/spec/runai-examples/', import.meta.url);
+const examples = new URL('../fixtures/spec/runai-examples/', import.meta.url);
 
 function load(file: string): Array<Record<string, any>> {
   return YAML.parseAllDocuments(readFileSync(new URL(file, examples), 'utf8')).map((d) => d.toJS()).filter(Boolean);

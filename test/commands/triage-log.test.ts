@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,10 +89,6 @@ describe('triage-log command', () => {
 
   describe('the built CLI', () => {
     const cli = join(root, 'dist/cli.js');
-    beforeAll(() => {
-      // CI builds before testing; a developer's checkout may not have dist/ yet.
-      if (!existsSync(cli)) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-    });
 
     it('runs triage-log --json on a fixture and exits 0', () => {
       const out = execFileSync('node', [cli, 'triage-log', join(fixtures, 'import-module-not-found.log'), '--json'], { encoding: 'utf8' });

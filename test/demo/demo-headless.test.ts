@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GUIDE } from '../../src/lifecycle/states.js';
-import { CLI, ensureBuilt, ROOT } from './cli.js';
+import { CLI, ROOT } from './cli.js';
 
 interface Call {
   method: string;
@@ -24,7 +24,6 @@ const shown = (call: Call) => `${call.body.text ?? ''}\n${JSON.stringify(call.bo
 const postsTo = (channel: string) => calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel).map(shown);
 
 beforeAll(async () => {
-  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'demo-headless-'));
   const out = join(dir, 'calls.jsonl');
   // Rejects on a non-zero exit code, which fails every test below.

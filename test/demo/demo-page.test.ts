@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { GUIDE } from '../../src/lifecycle/states.js';
-import { CLI, ensureBuilt, ROOT } from './cli.js';
+import { CLI, ROOT } from './cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -85,7 +85,6 @@ describeWithChromium('the interactive demo page', () => {
   }
 
   beforeAll(async () => {
-    ensureBuilt();
     demo = await startDemoProcess();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });

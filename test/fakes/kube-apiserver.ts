@@ -10,8 +10,8 @@ import { startFakeKube, type FakeKube, type FakeKubeOptions } from '../../src/si
 
 export * from '../../src/sim/kube-apiserver.js';
 
-/** spec/runai-examples/ of the shared docs, which sit beside the repository. */
-export const RUNAI_EXAMPLES_DIR = fileURLToPath(new URL('../../../shared/spec/runai-examples/', import.meta.url));
+/** The Run:ai example objects, copied from the project's spec into test/fixtures/spec/. */
+export const RUNAI_EXAMPLES_DIR = fileURLToPath(new URL('../fixtures/spec/runai-examples/', import.meta.url));
 
 /** Path of one example file, e.g. `runaiExample('01-trainingworkload-failed.yaml')`. */
 export function runaiExample(file: string): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { GUIDE, stateForPhase } from '../../src/lifecycle/states.js';
 import { LIFECYCLE_STATES } from '../../src/model.js';
 
-const guidePath = new URL('../../../shared/spec/workload-lifecycle-guide.txt', import.meta.url);
+const guidePath = new URL('../fixtures/spec/workload-lifecycle-guide.txt', import.meta.url);
 
 describe('lifecycle states', () => {
   it('quotes every row of the lifecycle guide verbatim', () => {

@@ -1,12 +1,12 @@
 /**
- * Every file of shared/ics-corpus, with the result the bot must produce. Where ical.js 2.2.1 on
+ * Every file of test/fixtures/ics-corpus, with the result the bot must produce. Where ical.js 2.2.1 on
  * its own gets a file wrong (MANIFEST.md, "ical.js 2.2.1 result"), the row says so.
  * Site zone Europe/Berlin throughout, so floating and all-day values have a visible effect.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseFeed, type MaintenanceWindow } from '../../src/maintenance/parse.js';
 
-const corpus = new URL('../../../shared/ics-corpus/', import.meta.url);
+const corpus = new URL('../fixtures/ics-corpus/', import.meta.url);
 const SITE = { timezone: 'Europe/Berlin', from: new Date('1990-01-01T00:00:00Z'), to: new Date('2030-01-01T00:00:00Z') };
 
 function read(file: string): string {
@@ -227,7 +227,7 @@ const EXPECTED: Record<string, Expected> = {
   },
 };
 
-describe('parseFeed on the shared ICS corpus', () => {
+describe('parseFeed on the ICS corpus', () => {
   it('has an expectation for every corpus file', () => {
     const files = readdirSync(corpus, { withFileTypes: true })
       .filter((d) => d.isDirectory())

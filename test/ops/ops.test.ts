@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
-import { CLI, ensureBuilt } from '../demo/cli.js';
+import { CLI } from '../demo/cli.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
@@ -29,7 +29,6 @@ describe('operations', () => {
   let slack: SlackSimulator;
   let bot: TestBot;
   beforeEach(() => ({ kube, slack } = sims));
-  beforeAll(() => ensureBuilt());
 
   it('serves /healthz, /readyz and Prometheus /metrics that count what the bot did', async () => {
     kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
-import { CLI, ensureBuilt } from '../demo/cli.js';
+import { CLI } from '../demo/cli.js';
 import type { SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
@@ -40,7 +40,6 @@ describe('the start command as a process', () => {
   let slack: SlackSimulator;
   const children: ChildProcess[] = [];
   const servers: Server[] = [];
-  beforeAll(() => ensureBuilt());
   beforeEach(() => ({ kube, slack } = sims));
   afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -114,6 +114,12 @@ describe('Dockerfile', () => {
     expect(installIsProdOnly || prune >= lastInstall).toBe(true);
   });
 
+  it('leaves the demo and the simulators out of the built app the runtime stage copies', () => {
+    const build = stages.find((s) => s.name === 'build')!;
+    const runs = argsOf(build, 'RUN').join('\n');
+    expect(runs).toMatch(/\bnpm run build\b[\s\S]*\brm -rf dist\/demo dist\/sim\b/);
+  });
+
   it('copies the built app, its package.json and the Slack manifest into /app', () => {
     expect(argsOf(runtime, 'WORKDIR').at(-1)).toBe('/app');
     const copied = copiesOf(runtime).flatMap((c) => c.sources.map((s) => s.replace(/^\/app\//, '')));

@@ -4,9 +4,9 @@ import { parse } from 'yaml';
 import { REQUIRED_BOT_SCOPES } from '../../src/slack/scopes.js';
 
 const MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
-// The schema lives in the shared spec folder beside the repository (slackapi/manifest-schema).
+// slackapi/manifest-schema, copied into test/fixtures (source and licence in its README.md).
 const SCHEMA_URL = new URL(
-  '../../../shared/spec/slack-manifest-schema/manifest.schema.1.0.0.json',
+  '../fixtures/spec/slack-manifest-schema/manifest.schema.1.0.0.json',
   import.meta.url,
 );
 
