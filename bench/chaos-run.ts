@@ -50,6 +50,8 @@ const BURST_WINDOW = '5s';
 /** Restart delay after an exit: short, like the first restarts of a pod. */
 const RESTART_MS = 500;
 const READY_WAIT_MS = 60_000;
+/** A kill that found no bot running hits the next one this long after its spawn (mid start-up). */
+const DEFERRED_KILL_MS = 700;
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { plan, progress } = options;
@@ -284,6 +286,7 @@ class Supervisor {
   private killed = new WeakSet<ChildProcess>();
   private stopping = false;
   private armed: string[] = [];
+  private deferred: string[] = [];
   private unhook?: () => void;
 
   constructor(
@@ -301,6 +304,8 @@ class Supervisor {
     closeSync(log);
     this.starts++;
     this.child = child;
+    const why = this.deferred.shift();
+    if (why) setTimeout(() => this.kill(`${why}, deferred to the next start`), DEFERRED_KILL_MS);
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
       if (this.stopping) return;
@@ -312,10 +317,17 @@ class Supervisor {
     });
   }
 
-  /** SIGKILL the running bot (if one is running: between exit and restart there is none). */
+  /**
+   * SIGKILL the running bot. Between an exit and the restart there is none: then the kill waits
+   * for the next process and hits it early in its start-up, so every planned kill is made.
+   */
   kill(why: string): void {
+    if (this.stopping) return;
     const child = this.child;
-    if (!child || child.exitCode !== null || this.killed.has(child)) return void this.progress(`kill (${why}) skipped: no bot running`);
+    if (!child || child.exitCode !== null || this.killed.has(child)) {
+      this.deferred.push(why);
+      return;
+    }
     this.killed.add(child);
     process.kill(child.pid!, 'SIGKILL');
     this.kills++;
