@@ -40,6 +40,8 @@ export interface ChaosResult {
   heldByOutage: number;
   readyAtEnd: boolean;
   rateLimited: number;
+  /** Lost alerts by what the bot's store says of them, e.g. { 'recorded as folded into a burst': 60 }. */
+  lostWhy: Record<string, number>;
   /** The run's directory (bot log, store, config); kept when something failed. */
   dir: string;
   logPath: string;
@@ -151,6 +153,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       maxDelay = Math.max(maxDelay, (told - outage.endMs) / 1000);
     }
   }
+  const lostWhy = assessment.lost.length ? explainLost(storePath, assessment.lost) : {};
   const failed = assessment.lost.length > 0 || assessment.duplicates > bot.kills || assessment.crosstalk.length > 0 || !readyAtEnd;
   if (!failed) rmSync(dir, { recursive: true, force: true });
   return {
@@ -163,9 +166,39 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     heldByOutage,
     readyAtEnd,
     rateLimited: slack.rateLimitedCount,
+    lostWhy,
     dir,
     logPath,
   };
+}
+
+/** What the bot's own store says of each lost alert: the clue to where it was lost. */
+function explainLost(storePath: string, lost: string[]): Record<string, number> {
+  const why: Record<string, number> = {};
+  const db = new Database(storePath, { readonly: true, timeout: 1000 });
+  try {
+    const workload = db.prepare('SELECT uid, state FROM workloads WHERE name = ?');
+    const ledger = db.prepare('SELECT recipient, ts FROM ledger WHERE key = ?');
+    const queued = db.prepare('SELECT attempts FROM outbox WHERE key = ?');
+    for (const name of lost) {
+      const w = workload.get(name) as { uid: string; state: string } | undefined;
+      const key = w && `wl:${w.uid}:${w.state}`;
+      const told = key ? (ledger.get(key) as { recipient: string; ts: string | null } | undefined) : undefined;
+      const reason = !w
+        ? 'workload unknown to the store'
+        : told?.recipient.startsWith('burst:')
+          ? 'recorded as folded into a burst'
+          : told
+            ? `recorded as sent${told.ts ? '' : ' (no ts)'}`
+            : queued.get(key!)
+              ? 'still in the outbox'
+              : `never recorded (store state ${w.state})`;
+      why[reason] = (why[reason] ?? 0) + 1;
+    }
+  } finally {
+    db.close();
+  }
+  return why;
 }
 
 function botConfig(plan: ChaosPlan, storePath: string, opsPort: number, level: string): Record<string, unknown> {

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const { assessment: a } = result;
 
   const report = new Report();
-  report.add({ name: 'chaos_lost', value: a.lost.length, unit: 'alerts', target: { op: '=', value: 0 }, note: `of ${result.owed} owed (${plan.workloads.filter((w) => !w.slackUser).length} to project channels); ${a.summarized} counted by an "…and N more" rather than named${a.lost.length ? `; first: ${a.lost.slice(0, 8).join(', ')}` : ''}` });
+  report.add({ name: 'chaos_lost', value: a.lost.length, unit: 'alerts', target: { op: '=', value: 0 }, note: `of ${result.owed} owed (${plan.workloads.filter((w) => !w.slackUser).length} to project channels); ${a.summarized} counted by an "…and N more" rather than named${a.lost.length ? `; the bot's store: ${Object.entries(result.lostWhy).map(([why, n]) => `${n} ${why}`).join(', ')}; first: ${a.lost.slice(0, 8).join(', ')}` : ''}` });
   report.add({ name: 'chaos_duplicates', value: a.duplicates, unit: 'alerts', target: { op: '<=', value: result.kills }, note: `${a.duplicated.length} workloads named in more than one posted message` });
   report.add({ name: 'chaos_crosstalk', value: a.crosstalk.length, unit: 'alerts', target: { op: '=', value: 0 }, note: a.crosstalk.slice(0, 5).map((c) => `${c.name} in ${c.conversation}`).join(', ') || 'no message named another owner\'s or project\'s workload' });
   report.add({ name: 'chaos_ready_at_end', value: result.readyAtEnd ? 1 : 0, unit: 'bool', target: { op: '=', value: 1 }, note: '/readyz after the drain' });

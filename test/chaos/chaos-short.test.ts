@@ -31,7 +31,7 @@ describe(`chaos, short variant (seed ${SEED})`, () => {
     if (!result) return;
     const a = result.assessment;
     process.stderr.write(
-      `chaos --short --seed ${SEED}: lost ${a.lost.length}/${result.owed}, duplicates ${a.duplicates}, kills ${result.kills}, crashes ${result.crashes}, ` +
+      `chaos --short --seed ${SEED}: lost ${a.lost.length}/${result.owed} ${JSON.stringify(result.lostWhy)}, duplicates ${a.duplicates}, kills ${result.kills}, crashes ${result.crashes}, ` +
         `max delay after outage ${result.maxDelayAfterOutageS.toFixed(1)} s${result.readyAtEnd ? '' : ', NOT ready at the end'}; bot log ${result.logPath}\n`,
     );
   });
