@@ -122,14 +122,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       step.run();
     }
     await Promise.all(pending);
-    bot.disarm();
     progress(`schedule done in ${Math.round((Date.now() - started) / 1000)} s: ${bot.kills} kills, ${bot.crashes} crashes so far; letting the bot catch up (up to ${sizes.drainMs / 1000} s)`);
 
     const deadline = Date.now() + sizes.drainMs;
-    let state = assess(owed, accepted);
-    while (state.lost.length && Date.now() < deadline) {
-      await sleep(1000);
-      state = assess(owed, accepted);
+    const drain = async () => {
+      while (assess(owed, accepted).lost.length && Date.now() < deadline) await sleep(1000);
+    };
+    // Kills armed for a post or an edit stay armed while the bot catches up (it posts most then).
+    await drain();
+    if (bot.disarm()) {
+      await bot.waitReady(READY_WAIT_MS);
+      await drain();
     }
     // A little longer, so a late duplicate is counted too.
     await sleep(5000);
@@ -378,11 +381,13 @@ class Supervisor {
     });
   }
 
-  /** Kills still armed when the schedule ends happen now, so every planned kill is made. */
-  disarm(): void {
-    for (const method of this.armed.splice(0)) this.kill(`armed for ${method}, which never came`);
+  /** Kills still armed happen now, so every planned kill is made; says whether there were any. */
+  disarm(): boolean {
+    const left = this.armed.splice(0);
+    for (const method of left) this.kill(`armed for ${method}, which never came`);
     this.unhook?.();
     this.unhook = undefined;
+    return left.length > 0;
   }
 
   async waitReady(timeoutMs: number): Promise<boolean> {
