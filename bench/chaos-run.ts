@@ -31,6 +31,7 @@ export interface ChaosResult {
   assessment: Assessment;
   owed: number;
   kills: number;
+  killsAfterAccept: number;
   /** The bot exited without being killed (a crash; the supervisor restarted it). */
   crashes: number;
   starts: number;
@@ -163,6 +164,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     assessment,
     owed: owed.length,
     kills: bot.kills,
+    killsAfterAccept: bot.killsAfterAccept,
     crashes: bot.crashes,
     starts: bot.starts,
     maxDelayAfterOutageS: maxDelay,
@@ -314,8 +316,12 @@ async function holdStoreLock(path: string, forMs: number, progress: (m: string) 
   }
 }
 
+const AFTER_ACCEPT = 'right after Slack accepted';
+
 class Supervisor {
   kills = 0;
+  /** Kills made between Slack accepting a post or an edit and the bot hearing so. */
+  killsAfterAccept = 0;
   crashes = 0;
   starts = 0;
   private child?: ChildProcess;
@@ -367,6 +373,7 @@ class Supervisor {
     this.killed.add(child);
     process.kill(child.pid!, 'SIGKILL');
     this.kills++;
+    if (why.startsWith(AFTER_ACCEPT)) this.killsAfterAccept++;
     this.progress(`SIGKILL #${this.kills} (${why})`);
   }
 
@@ -377,7 +384,7 @@ class Supervisor {
       const at = this.armed.indexOf(call.method);
       if (at < 0) return;
       this.armed.splice(at, 1);
-      this.kill(`right after Slack accepted ${call.method}`);
+      this.kill(`${AFTER_ACCEPT} ${call.method}`);
     });
   }
 

@@ -31,14 +31,14 @@ describe(`chaos, short variant (seed ${SEED})`, () => {
     if (!result) return;
     const a = result.assessment;
     process.stderr.write(
-      `chaos --short --seed ${SEED}: lost ${a.lost.length}/${result.owed} ${JSON.stringify(result.lostWhy)}, duplicates ${a.duplicates}, kills ${result.kills}, crashes ${result.crashes}, ` +
+      `chaos --short --seed ${SEED}: lost ${a.lost.length}/${result.owed} ${JSON.stringify(result.lostWhy)}, duplicates ${a.duplicates}, kills ${result.kills} (${result.killsAfterAccept} right after Slack accepted), crashes ${result.crashes}, ` +
         `max delay after outage ${result.maxDelayAfterOutageS.toFixed(1)} s${result.readyAtEnd ? '' : ', NOT ready at the end'}; bot log ${result.logPath}\n`,
     );
   });
 
   it('kills the bot as often as planned, some of them right after Slack accepted a message', () => {
     expect(result.kills).toBeGreaterThanOrEqual(plan.kills.length);
-    expect(plan.kills.filter((k) => k.why === 'after-accept').length).toBeGreaterThanOrEqual(2);
+    expect(result.killsAfterAccept).toBeGreaterThanOrEqual(1);
   });
 
   it('loses nothing owed: every failed or stopped workload is named in its owner\'s DM or its project\'s channel', () => {
