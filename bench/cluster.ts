@@ -74,7 +74,7 @@ export function fail(kube: FakeKube, w: BenchWorkload, logLines: number): number
   return at;
 }
 
-function workloadCr(kind: string, namespace: string, project: string, name: string, owner: string): KubeObject {
+export function workloadCr(kind: string, namespace: string, project: string, name: string, owner: string): KubeObject {
   return {
     apiVersion: 'run.ai/v2alpha1',
     kind,
@@ -91,7 +91,7 @@ function workloadCr(kind: string, namespace: string, project: string, name: stri
   } as KubeObject;
 }
 
-function runningPod(namespace: string, project: string, workload: string, index: number, owner: string, distributed: boolean): KubeObject {
+export function runningPod(namespace: string, project: string, workload: string, index: number, owner: string, distributed: boolean): KubeObject {
   const labels: Record<string, string> = { workloadName: workload, release: workload, project };
   if (distributed) {
     labels['training.kubeflow.org/job-name'] = workload;

@@ -280,6 +280,11 @@ export class FakeKube {
     this.failures.push({ remaining: n, status, matches: requestPredicate(match) });
   }
 
+  /** Ends every failure injected by `failNext`, used or not (an outage of unknown length ends). */
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
   /** From now on, requests the rule matches get 403 and access reviews say not allowed. */
   deny(rule: DenyRule): void {
     this.denyRules.push(rule);

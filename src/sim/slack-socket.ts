@@ -77,6 +77,11 @@ export class SocketModeLink {
     }
   }
 
+  /** Cuts every connection without a close frame: the client sees the socket die. */
+  cutAll(): void {
+    for (const socket of this.sockets) socket.terminate();
+  }
+
   /**
    * Closes every connection with a proper close handshake: the Slack client keeps a timer
    * until the handshake completes, and a cut socket would leave it running after the test.

@@ -80,6 +80,7 @@ export class SlackSimulator {
   private readonly link: SocketModeLink;
   private readonly responseUrls: ResponseUrls;
   private readonly recorded = new EventEmitter();
+  private readonly acceptHooks = new Set<(call: RecordedCall) => void>();
   private readonly server = http.createServer((req, res) => void this.route(req, res));
 
   private constructor(options: SlackSimulatorOptions) {
@@ -93,7 +94,11 @@ export class SlackSimulator {
     this.responseUrls = new ResponseUrls(this.workspace, this.now);
     this.link = new SocketModeLink(this.team.appId, () => this.recorded.emit('socket'));
     this.recorded.setMaxListeners(0);
-    this.server.on('upgrade', (req, socket, head) => this.link.upgrade(req, socket, head));
+    this.server.on('upgrade', (req, socket, head) => {
+      // A ticket handed out just before an outage must not reach a Slack that is down.
+      if (this.faults.outage()) return void socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      this.link.upgrade(req, socket, head);
+    });
   }
 
   /** Starts the simulation on 127.0.0.1 on a free port. */
@@ -200,9 +205,24 @@ export class SlackSimulator {
     this.faults.clearFailures(method);
   }
 
-  /** An outage: every HTTP request gets 503 until `down(false)`. Open sockets stay up. */
-  down(isDown: boolean): void {
+  /**
+   * An outage: every HTTP request gets 503 until `down(false)`. Open Socket Mode connections stay
+   * up, unless `sockets` is set: then they are cut without a close handshake, as when Slack's edge
+   * goes away, and no new one can open (apps.connections.open answers 503 too).
+   */
+  down(isDown: boolean, options: { sockets?: boolean } = {}): void {
     this.faults.down(isDown);
+    if (isDown && options.sockets) this.link.cutAll();
+  }
+
+  /**
+   * Calls `hook` for each Web API call answered `ok:true`, after it is recorded and before the
+   * answer leaves: a crash harness can kill the app between Slack accepting a message and the
+   * app hearing so. Returns a function that removes the hook.
+   */
+  onAccept(hook: (call: RecordedCall) => void): () => void {
+    this.acceptHooks.add(hook);
+    return () => this.acceptHooks.delete(hook);
   }
 
   // Socket Mode: Slack → app
@@ -307,8 +327,10 @@ export class SlackSimulator {
     const parsed = parseApiArgs(raw, req.headers['content-type'], req.headers.authorization);
     const args = 'args' in parsed ? parsed.args : {};
     const { status, headers, body } = this.decideApi(method, parsed, args);
-    this.calls.push({ method, body: args, token: parsed.token, at: this.now(), status, response: body });
+    const call: RecordedCall = { method, body: args, token: parsed.token, at: this.now(), status, response: body };
+    this.calls.push(call);
     this.recorded.emit('call');
+    if (isOk(body)) for (const hook of this.acceptHooks) hook(call);
     send(res, status, body, headers);
   }
 

@@ -475,6 +475,13 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       await expect(core.listPodForAllNamespaces()).resolves.toBeDefined();
     });
 
+    it('ends an injected outage of unknown length when the failures are cleared', async () => {
+      kube.failNext(1_000_000, 500);
+      expect((await apiError(core.listNamespace())).code).toBe(500);
+      kube.clearFailures();
+      await expect(core.listNamespace()).resolves.toBeDefined();
+    });
+
     it('refuses a denied request with 403 and says so in a SelfSubjectAccessReview', async () => {
       kube.deny({ verb: 'list', group: '', resource: 'pods', namespace: 'runai-secret' });
       const err = await apiError(core.listNamespacedPod({ namespace: 'runai-secret' }));

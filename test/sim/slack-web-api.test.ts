@@ -157,6 +157,32 @@ describe('simulated Slack Web API', () => {
     expect(slack.callsTo('auth.test').map((c) => c.status)).toEqual([503, 200]);
   });
 
+  it('cuts open Socket Mode connections during an outage that takes the sockets, and refuses new ones until it ends', async () => {
+    const { body: before } = await api('apps.connections.open', {}, { token: slack.appToken });
+    const { body: spare } = await api('apps.connections.open', {}, { token: slack.appToken });
+    const socket = new WebSocket(before.url);
+    await new Promise((resolve) => socket.once('message', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    slack.down(true, { sockets: true });
+    // 1006: the connection died without a close frame, as when Slack's edge goes away.
+    expect(await closed).toBe(1006);
+    await expect(firstFrame(spare.url)).rejects.toThrow('Unexpected server response: 503');
+    expect((await api('apps.connections.open', {}, { token: slack.appToken })).status).toBe(503);
+    slack.down(false);
+    const { body: after } = await api('apps.connections.open', {}, { token: slack.appToken });
+    expect(JSON.parse(await firstFrame(after.url))).toMatchObject({ type: 'hello' });
+  });
+
+  it('calls an accept hook for each ok answer before it leaves, and not for refused calls', async () => {
+    const seen: string[] = [];
+    const stop = slack.onAccept((call) => seen.push(`${call.method}:${String(call.body.text)}:${slack.calls.includes(call)}`));
+    await api('chat.postMessage', { channel: ALICE.id, text: 'one' });
+    await api('chat.postMessage', { channel: 'C0NOWHERE', text: 'refused' });
+    stop();
+    await api('chat.postMessage', { channel: ALICE.id, text: 'after' });
+    expect(seen).toEqual(['chat.postMessage:one:true']);
+  });
+
   it('waits for a call that has not happened yet', async () => {
     const waiting = slack.waitFor((c) => c.method === 'chat.postMessage' && c.body.text === 'later');
     await api('chat.postMessage', { channel: BOB.id, text: 'sooner' });
