@@ -234,7 +234,9 @@ function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined
   const blocks = (payload.blocks ?? []) as Block[];
   const at = blocks[0]?.type === 'header' ? 1 : 0;
   return {
-    text: `[for ${owner ?? 'unknown owner'}] ${payload.text}`,
+    // The owner comes from the cluster (an annotation, spec.username): through the pipeline
+    // like any workload text, or `<!channel>` in it would ping the channel from the fallback.
+    text: `[for ${escapeMrkdwn(owner ?? 'unknown owner')}] ${payload.text}`,
     blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
   };
 }

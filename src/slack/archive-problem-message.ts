@@ -4,7 +4,7 @@
  */
 import type { StorageProblem } from '../archive/archive.js';
 import { context, fields, header, section, type SlackMessage } from './blocks.js';
-import { escapeMrkdwn, inlineCode } from './mrkdwn.js';
+import { forMrkdwn, forInlineCode } from './mrkdwn.js';
 
 const TITLE: Readonly<Record<StorageProblem['kind'], string>> = {
   'disk-full': 'Log archive is full',
@@ -25,10 +25,10 @@ export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir
     text: `${TITLE[problem.kind]}: logs of ${workload} were not saved to ${dir} (${problem.code ?? problem.kind}).`,
     blocks: [
       header(`:floppy_disk: ${TITLE[problem.kind]}`),
-      section(`The bot could not save the logs of ${inlineCode(workload)} to ${inlineCode(dir, 400)}. ${FIX[problem.kind]}`),
+      section(`The bot could not save the logs of ${forInlineCode(workload)} to ${forInlineCode(dir, 400)}. ${FIX[problem.kind]}`),
       fields([
-        ['Problem', inlineCode(problem.message, 500)],
-        ['Error code', problem.code ? escapeMrkdwn(problem.code) : undefined],
+        ['Problem', forInlineCode(problem.message, 500)],
+        ['Error code', problem.code ? forMrkdwn(problem.code) : undefined],
       ]),
       context(
         "Owners' alerts are still sent, without saved logs. This is reported once; if it breaks again after working, it is reported again.",
@@ -40,6 +40,6 @@ export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir
 export function buildArchiveRecoveredMessage(input: { dir: string; path: string }): SlackMessage {
   return {
     text: `Log archive works again: logs were saved to ${input.path}.`,
-    blocks: [section(`:floppy_disk: The log archive in ${inlineCode(input.dir, 400)} works again: logs were saved to ${inlineCode(input.path, 400)}.`)],
+    blocks: [section(`:floppy_disk: The log archive in ${forInlineCode(input.dir, 400)} works again: logs were saved to ${forInlineCode(input.path, 400)}.`)],
   };
 }

@@ -1,13 +1,20 @@
 /**
- * Making log text safe to show: `cleanLine` removes what a terminal would interpret (ANSI,
- * control characters, bidi overrides, broken UTF-16); `escapeForSlackCode` also neutralises
- * Slack's own syntax so that a log can never ping a channel, mention a user, fake a link or
- * close the code block it is shown in.
+ * The character-level steps of the text pipeline (sanitize.ts puts them in order): `cleanLine`
+ * removes what a terminal would interpret or hide (ANSI, control characters, bidi overrides,
+ * zero-width characters, broken UTF-16); `escapeSlack` neutralises Slack's own syntax so that
+ * text can never ping a channel, mention a user, fake a link or close the code block it is
+ * shown in. Every regex here is bounded: they run on lines already cut to a bounded length.
  */
+import { forCodeBlock } from './sanitize.js';
 
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?/g;
-// C0 controls except tab, DEL, C1 controls, and the bidi controls of "Trojan source" attacks.
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const ANSI = /\x1b\[[0-?]{0,64}[ -/]{0,16}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|\x1b[@-_]?/g;
+// Invisible format characters are removed, not replaced: a secret split by a bidi override or
+// a zero-width space must come out whole so that redaction can see it. Bidi controls are those
+// of "Trojan source" attacks; then zero-width spaces and joiners, word joiner and invisible
+// operators, the BOM, the soft hyphen and the Mongolian vowel separator.
+const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e]/g;
+// C0 controls except tab, DEL, C1 controls: shown as a replacement character.
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const REPLACEMENT = '\ufffd';
 
@@ -17,7 +24,7 @@ export const MAX_LINE_CHARS = 300;
 export function cleanLine(line: string): string {
   let out = line;
   if (out.includes('\x1b')) out = out.replace(ANSI, '');
-  return out.replace(CONTROL, REPLACEMENT).replace(LONE_SURROGATE, REPLACEMENT);
+  return out.replace(INVISIBLE, '').replace(CONTROL, REPLACEMENT).replace(LONE_SURROGATE, REPLACEMENT);
 }
 
 /** Cuts to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut. */
@@ -29,7 +36,33 @@ export function cutLine(line: string, max: number): string {
   return `${line.slice(0, end)}…`;
 }
 
+/** Token characters: a cut inside a run of them drops the whole run (half a secret is still one). */
+function isTokenChar(code: number): boolean {
+  return code > 0x20 && code !== 0x7f && !(code >= 0x80 && code <= 0x9f) && code !== 0x3c && code !== 0x3e && code !== 0x22 && code !== 0x27;
+}
+
+/** Credentials are shorter than this; a longer run at a cut is a blob or a bar, kept in part. */
+const CUT_BACKOFF = 1024;
+
+/**
+ * The first `max` characters of a raw line, cut before any pattern runs, without the partial
+ * word at the cut: a secret cut in two would no longer match its rule but still leak its
+ * first half. A plain loop, not `/\S*$/`, which is quadratic on a long run followed by a space.
+ */
+export function cutForScan(line: string, max: number): string {
+  if (line.length <= max) return line;
+  let end = max;
+  if (isTokenChar(line.charCodeAt(end))) {
+    const floor = Math.max(0, max - CUT_BACKOFF);
+    while (end > floor && isTokenChar(line.charCodeAt(end - 1))) end--;
+    if (end === floor && floor > 0 && isTokenChar(line.charCodeAt(end - 1))) end = max;
+  }
+  if (end > 0 && (line.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+  return `${line.slice(0, end)}…`;
+}
+
 const SLACK_SPECIAL = /[&<>`]|@(?=(?:channel|here|everyone)\b)/gi;
+const MRKDWN_SPECIAL = /[&<>]|@(?=(?:channel|here|everyone)\b)/gi;
 const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -39,12 +72,13 @@ const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   '@': '@\u200b',
 };
 
-function escapeLine(line: string, maxLineChars: number): string {
-  return cutLine(cleanLine(line), maxLineChars).replace(SLACK_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
+/** Escapes cleaned text for Slack: mrkdwn (`&<>` and @channel words), or code (backticks too). */
+export function escapeSlack(text: string, code: boolean): string {
+  return text.replace(code ? SLACK_SPECIAL : MRKDWN_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
 }
 
 /** Cuts escaped text without leaving half an entity or half a surrogate pair. */
-function cutEscaped(text: string, max: number): string {
+export function cutEscaped(text: string, max: number): string {
   if (text.length <= max) return text;
   let out = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]{0,3}$/, '');
   if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
@@ -52,26 +86,9 @@ function cutEscaped(text: string, max: number): string {
 }
 
 /**
- * Text for the inside of a ``` block, at most `maxChars` characters. Long lines are cut;
- * when the whole does not fit, the last lines are kept (the end of a log matters most) under
- * a line saying how many were left out.
+ * Text for the inside of a ``` block: kept for the callers that know it by this name; it is
+ * the pipeline's code-block destination (clean, redact, escape).
  */
 export function escapeForSlackCode(text: string, maxChars: number, maxLineChars = MAX_LINE_CHARS): string {
-  if (maxChars <= 0 || text.length === 0) return '';
-  const lines = text.split(/\r\n|\r|\n/);
-  const kept: string[] = [];
-  let size = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const escaped = escapeLine(lines[i], maxLineChars);
-    const added = escaped.length + (kept.length > 0 ? 1 : 0);
-    const omission = i > 0 ? `… ${i} earlier line${i === 1 ? '' : 's'} not shown\n`.length : 0;
-    if (size + added + omission > maxChars) {
-      if (kept.length === 0) return cutEscaped(escaped, maxChars);
-      const note = `… ${i + 1} earlier line${i === 0 ? '' : 's'} not shown`;
-      return size + note.length + 1 <= maxChars ? `${note}\n${kept.reverse().join('\n')}` : kept.reverse().join('\n');
-    }
-    kept.push(escaped);
-    size += added;
-  }
-  return kept.reverse().join('\n');
+  return forCodeBlock(text, maxChars, maxLineChars);
 }

@@ -1,7 +1,19 @@
 /**
- * Secret redaction for any text the bot shows or logs. Each rule replaces what it matches
+ * Secret redaction for any text the bot shows or stores. Each rule replaces what it matches
  * with a marker naming what was removed (`[REDACTED:github-token]`). The rules are broad on
  * purpose: a false positive costs a few characters of log, a leak costs a credential.
+ *
+ * Why hand-written rules rather than a secret-scanning library (secretlint, detect-secrets
+ * ports): those are asynchronous and per-file, while every renderer here is a synchronous
+ * pure function; they report findings instead of rewriting text; and their patterns are not
+ * written for untrusted input at line speed. Every pattern below is bounded (`{0,N}`, never
+ * `*` or `+` over an open class) and token patterns are anchored at the start of a run of
+ * token characters (a one-character lookbehind), so each run is scanned once per rule and a
+ * line costs time linear in its length whatever it holds (see bench/redos.ts).
+ *
+ * `redactLine` works on ONE line that the caller already cut to a bounded length (see
+ * sanitize.ts); `redact` takes multi-line text and carries the state "inside a private-key
+ * block" from line to line.
  */
 
 export const marker = (kind: string): string => `[REDACTED:${kind}]`;
@@ -11,72 +23,149 @@ interface Rule {
   pattern: RegExp;
   /** Builds the replacement; by default the whole match becomes the marker. */
   replace?: (match: string, ...groups: string[]) => string;
+  /** Cheap test first: a line without this cannot match the rule. */
+  needs?: RegExp;
 }
 
-// Key names whose value is a secret: `password=…`, `"client_secret": "…"`, `HF_TOKEN=…`.
-// The name must end with the secret word, so `max_tokens` or `tokenizer` stay readable.
-const SECRET_KEY = String.raw`[\w.-]*?(?:pass(?:word|wd|phrase)?|pwd|secret(?:[_-]?(?:access[_-]?)?key)?|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|auth(?:[_-]?key)?|credentials?|private[_-]?key(?:[_-]?id)?|session[_-]?key|cookie)`;
-const QUOTED_VALUE = String.raw`"(?:[^"\\]|\\.)*"?|'[^']*'?`;
-const BARE_VALUE = String.raw`[^\s"',;&}\]]+`;
+/** Longest line a pattern ever sees (callers cut before; redactLine enforces it too). */
+export const MAX_REDACT_LINE_CHARS = 8192;
+
+// Key names whose value is a secret: `password=…`, `"client_secret": "…"`, `HF_TOKEN=…`,
+// `AccountKey=…`. The name must END with the secret word, so `max_tokens` or `tokenizer`
+// stay readable. The key is found from the start of its run of name characters, at most
+// KEY_PREFIX characters before the secret word: a longer dotted path is cut there.
+const SECRET_WORD = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret(?:[_-]?(?:access[_-]?)?key)?|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|auth(?:[_-]?key)?|credentials?|private[_-]?key(?:[_-]?id)?|session[_-]?key|cookie|account[_-]?key|shared[_-]?access[_-]?(?:key|signature)|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?key|license[_-]?key|connection[_-]?string)`;
+// Command-line flags are read more broadly: any flag whose name ends in "key" takes a secret
+// (`--wandb-key`, `--ngc_key`), as does `--password`, `--hf-token` and the like.
+const FLAG_WORD = String.raw`(?:${SECRET_WORD}|key)`;
+const KEY_PREFIX = 100;
+const NAME_START = String.raw`(?<![\w.-])`;
+const KEY = String.raw`${NAME_START}([\w.-]{0,${KEY_PREFIX}}?${SECRET_WORD})`;
+const FLAG = String.raw`(?<![\w-])(--?[\w.-]{0,${KEY_PREFIX}}?${FLAG_WORD})`;
+const VALUE_MAX = 1024;
+const QUOTED_VALUE = String.raw`"(?:[^"\\]|\\.){0,${VALUE_MAX}}"?|'[^']{0,${VALUE_MAX}}'?`;
+const BARE_VALUE = String.raw`[^\s"',;&}\]]{1,${VALUE_MAX}}`;
+const VALUE = `(${QUOTED_VALUE}|${BARE_VALUE})`;
+/** Characters a token is made of; a token rule starts only where a run of them starts. */
+const TOKEN_START = String.raw`(?<![A-Za-z0-9_+/=.-])`;
+
+function keepQuotes(value: string, kind: string): string {
+  const q = value[0] === '"' || value[0] === "'" ? value[0] : '';
+  return `${q}${marker(kind)}${q}`;
+}
 
 const RULES: readonly Rule[] = [
-  // Multi-line blocks first, so nothing below sees half of one. An unterminated block is
-  // removed to the end of the text.
-  { kind: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { kind: 'private-key', pattern: /("private_key"\s*:\s*)(?:"(?:[^"\\]|\\.)*"?)/g, replace: (_m, key) => `${key}"${marker('private-key')}"` },
-  { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{8,}|\bxapp-\d-[A-Za-z0-9-]{8,}/g },
-  { kind: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]+/g },
-  { kind: 'github-token', pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}/g },
-  { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{20,}/g },
-  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
-  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{30,}/g },
-  { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{30,}/g },
-  { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
+  // A key block that begins and ends on this line; one that does not end is handled by the
+  // line-to-line state in `redact` and the archive's LineRedactor.
+  {
+    kind: 'private-key',
+    needs: /PRIVATE KEY/,
+    pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----END)){0,16384}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
+  {
+    kind: 'private-key',
+    needs: /private_key"/,
+    pattern: /("private_key"[ \t]{0,8}:[ \t]{0,8})"(?:[^"\\]|\\.){0,16384}"?/g,
+    replace: (_m, key) => `${key}"${marker('private-key')}"`,
+  },
+  { kind: 'slack-token', needs: /xox|xapp-/, pattern: /\bxox[abposre]-[A-Za-z0-9-]{8,512}|\bxapp-\d-[A-Za-z0-9-]{8,512}/g },
+  { kind: 'slack-webhook', needs: /hooks\.slack/, pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{1,256}/g },
+  { kind: 'github-token', needs: /gh[pousr]_|github_pat_/, pattern: /\bgh[pousr]_[A-Za-z0-9]{20,255}|\bgithub_pat_[A-Za-z0-9_]{20,255}/g },
+  { kind: 'gitlab-token', needs: /glpat-/, pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'huggingface-token', needs: /hf_/, pattern: /\bhf_[A-Za-z0-9]{20,255}/g },
+  // NVIDIA NGC personal and service keys (`docker login nvcr.io -p nvapi-…`, NGC_API_KEY).
+  { kind: 'ngc-key', needs: /nvapi-/, pattern: /\bnvapi-[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'anthropic-key', needs: /sk-ant-/, pattern: /\bsk-ant-[A-Za-z0-9_-]{16,255}/g },
+  { kind: 'openai-key', needs: /sk-/, pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'stripe-key', needs: /_live_|_test_|whsec_/, pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}|\bwhsec_[A-Za-z0-9]{20,255}/g },
+  { kind: 'npm-token', needs: /npm_/, pattern: /\bnpm_[A-Za-z0-9]{30,255}/g },
+  { kind: 'google-api-key', needs: /AIza/, pattern: /\bAIza[0-9A-Za-z_-]{30,255}/g },
+  { kind: 'google-oauth-token', needs: /ya29\./, pattern: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  // An AWS secret key printed bare next to its access key id (`aws configure set …`,
+  // `AKIA… wJalr…`): 40 base64 characters on a line that names an access key id. Must run
+  // before the id itself is replaced by its marker.
   {
     kind: 'aws-secret-key',
-    pattern: /((?:aws_?)?(?:secret_?access_?key|session_?token|SecretAccessKey|SessionToken)["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{16,}/gi,
+    needs: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/,
+    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+    replace: (m) => (/[A-Z]/.test(m) && /[a-z]/.test(m) && /[0-9/+]/.test(m) ? marker('aws-secret-key') : m),
+  },
+  { kind: 'aws-access-key', needs: /A[KSGIRNP][A-Z]A/, pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
+  {
+    kind: 'aws-secret-key',
+    needs: /secret_?access|session_?token|SecretAccessKey|SessionToken/i,
+    pattern: /((?:aws_?)?(?:secret_?access_?key|session_?token|SecretAccessKey|SessionToken)["']?[ \t]{0,8}[=:][ \t]{0,8}["']?)[A-Za-z0-9/+=]{16,2048}/gi,
     replace: (_m, key) => `${key}${marker('aws-secret-key')}`,
   },
-  { kind: 'wandb-key', pattern: /(?<=wandb[^\n]{0,80}?)\b[0-9a-f]{40}\b/gi },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g },
+  // A 40-hex W&B key anywhere on a line that mentions wandb (`wandb login 0123…`).
+  { kind: 'wandb-key', needs: /wandb/i, pattern: /\b[0-9a-f]{40}\b/gi },
+  { kind: 'jwt', needs: /eyJ/, pattern: new RegExp(String.raw`${TOKEN_START}eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{0,4096}`, 'g') },
+  // Azure storage: connection strings and SAS query signatures.
+  {
+    kind: 'azure-key',
+    needs: /AccountKey|SharedAccessKey|sig=/i,
+    pattern: /\b((?:AccountKey|SharedAccessKey)=|[?&]sig=)([^\s;&"']{8,1024})/gi,
+    replace: (_m, key) => `${key}${marker('azure-key')}`,
+  },
   {
     kind: 'bearer-token',
-    pattern: /\b(Bearer|Basic|Token|Digest)(\s+)[A-Za-z0-9._~+/=-]{8,}/g,
+    needs: /Bearer|Basic|Token|Digest/,
+    pattern: /\b(Bearer|Basic|Token|Digest)([ \t]{1,8})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,4096}/g,
     replace: (_m, scheme, space) => `${scheme}${space}${marker('bearer-token')}`,
   },
   {
     kind: 'authorization',
-    pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?!\[REDACTED|Bearer |Basic |Token |Digest )[^\s"',;]{4,}/gi,
+    needs: /authori[sz]ation/i,
+    pattern: /\b((?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)(?!\[REDACTED|Bearer |Basic |Token |Digest )[^\s"',;]{4,4096}/gi,
     replace: (_m, key) => `${key}${marker('authorization')}`,
   },
   {
+    // user:password@ in a URL. The user part stops at `:`, the password at `/` and `@`, so the
+    // parts scanned from two different `://` never overlap.
     kind: 'url-password',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)\S*@/gi,
+    needs: /:\/\//,
+    pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:@/]{0,256}:)(?!\[REDACTED)[^\s@/]{1,256}@/gi,
     replace: (_m, head) => `${head}${marker('password')}@`,
   },
   {
+    // curl -u user:password, wget --user=… --password=… is a flag below.
+    kind: 'password',
+    needs: /(?:^|\s)(?:-u|--user)\b/,
+    pattern: /((?:^|\s)(?:-u|--user)(?:[ \t]{1,8}|=)["']?[^\s:"']{0,128}:)(?!\[REDACTED)([^\s"']{1,1024})/g,
+    // `docker run -u 1000:1000` is a uid:gid, not a password.
+    replace: (m, head, value: string) => (/^\d+$/.test(value) ? m : `${head}${marker('password')}`),
+  },
+  {
+    // docker/podman/helm login -p VALUE (NGC: `docker login nvcr.io -u '$oauthtoken' -p …`).
+    kind: 'password',
+    needs: /login/,
+    pattern: /(\blogin\b[^\n;&|]{0,256}?[ \t]-p(?:[ \t]{1,8}|=))(?!\[REDACTED)((?:"(?:[^"\\]|\\.){0,1024}"?|'[^']{0,1024}'?|[^\s"']{1,1024}))/g,
+    replace: (_m, head, value: string) => `${head}${keepQuotes(value, 'password')}`,
+  },
+  {
+    // mysql -uUSER -pPASSWORD (attached: a separate word after -p is the database name).
+    kind: 'password',
+    needs: /mysql|mariadb/,
+    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;&|]{0,256}?[ \t]-p)(?!\[REDACTED)([^\s"']{1,1024}|"(?:[^"\\]|\\.){0,1024}"?|'[^']{0,1024}'?)/g,
+    replace: (_m, head, value: string) => `${head}${keepQuotes(value, 'password')}`,
+  },
+  {
     kind: 'secret-flag',
-    pattern: new RegExp(String.raw`(--${SECRET_KEY})(=|\s+)(?!\[REDACTED)(${QUOTED_VALUE}|${BARE_VALUE})`, 'gi'),
-    replace: (_m, flag, sep) => `${flag}${sep}${marker(kindOfKey(flag))}`,
+    needs: /-/,
+    pattern: new RegExp(String.raw`${FLAG}(=|[ \t]{1,8})(?!\[REDACTED|-)${VALUE}`, 'gi'),
+    replace: (_m, flag, sep, value: string) => `${flag}${sep}${keepQuotes(value, kindOfKey(flag))}`,
   },
   {
     kind: 'secret-pair',
-    pattern: new RegExp(String.raw`\b(${SECRET_KEY})(["']?\s*[=:]\s*)(?!\[REDACTED|\s)(${QUOTED_VALUE}|${BARE_VALUE})`, 'gi'),
-    replace: (_m, key, sep, value: string) => {
-      const q = value[0] === '"' || value[0] === "'" ? value[0] : '';
-      return `${key}${sep}${q}${marker(kindOfKey(key))}${q}`;
-    },
-  },
-  // Body lines of a PEM block whose BEGIN line is out of sight (a cut log, a tail): a long
-  // run of base64 alone on a line, optionally after a timestamp or prefix.
-  {
-    kind: 'base64-blob',
-    pattern: /^(\s*(?:\S+\s+)?)[A-Za-z0-9+/]{40,}={0,2}[ \t]*$/gm,
-    replace: (_m, head) => `${head}${marker('base64-blob')}`,
+    pattern: new RegExp(String.raw`${KEY}(["']?[ \t]{0,8}[=:][ \t]{0,8})(?!\[REDACTED|\s)${VALUE}`, 'gi'),
+    replace: (_m, key, sep, value: string) => `${key}${sep}${keepQuotes(value, kindOfKey(key))}`,
   },
 ];
+
+// A PEM body line whose BEGIN line is out of sight (a cut log, a tail): a long run of base64
+// alone on a line, optionally after a timestamp or prefix. Checked by hand on the whole line:
+// a run of hex (a git SHA, a checksum) is not key material and stays.
+const BASE64_LINE = /^([ \t]{0,64}(?:[^\s]{1,64}[ \t]{1,8})?)([A-Za-z0-9+/]{40,4096}={0,2})[ \t]{0,64}$/;
 
 function kindOfKey(key: string): string {
   const k = key.toLowerCase();
@@ -88,16 +177,77 @@ function kindOfKey(key: string): string {
 }
 
 /** Cheap test before the rules: text without any of these cannot match a rule. */
-const MAY_HOLD_SECRET = /PRIVATE KEY|private_key|xox|xapp-|hooks\.slack|gh[pousr]_|github_pat_|glpat-|hf_|sk-|npm_|AIza|A[KS]IA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|secret|session|wandb|eyJ|bearer|basic|token|digest|authori[sz]ation|:\/\/[^\s/]*@|pass|pwd|key|credential|cookie|[A-Za-z0-9+/]{40}/i;
+const MAY_HOLD_SECRET = /PRIVATE KEY|private_key|xox|xapp-|hooks\.slack|gh[pousr]_|github_pat_|glpat-|hf_|nvapi-|sk-|_live_|_test_|whsec_|npm_|AIza|ya29\.|A[KS]IA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|secret|session|wandb|eyJ|bearer|basic|token|digest|authori[sz]ation|:\/\/|pass|pwd|key|credential|cookie|sig=|signature|connection|login|mysql|mariadb|-u|--user|[A-Za-z0-9+/]{40}/i;
 
-export function redact(text: string): string {
-  if (!MAY_HOLD_SECRET.test(text)) return text;
-  let out = text;
+/**
+ * Redacts one line (no newline) of at most MAX_REDACT_LINE_CHARS; a longer one is cut there
+ * first, so no caller can make a pattern see more.
+ */
+export function redactLine(line: string): string {
+  let out = line.length > MAX_REDACT_LINE_CHARS ? line.slice(0, MAX_REDACT_LINE_CHARS) : line;
+  if (!MAY_HOLD_SECRET.test(out)) return out;
   for (const rule of RULES) {
+    if (rule.needs && !rule.needs.test(out)) continue;
     rule.pattern.lastIndex = 0;
     out = rule.replace
       ? out.replace(rule.pattern, rule.replace as (substring: string, ...args: string[]) => string)
       : out.replace(rule.pattern, marker(rule.kind));
   }
+  const blob = BASE64_LINE.exec(out);
+  if (blob && !/^[0-9a-f]+$/i.test(blob[2])) out = `${blob[1]}${marker('base64-blob')}`;
   return out;
+}
+
+const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+/** What may sit inside a PEM block: base64 lines, blank lines, RFC 1421 headers (`Proc-Type: 4,ENCRYPTED`). */
+const KEY_BODY = /^[ \t]{0,64}(?:[A-Za-z0-9+/=]{0,4096}|[A-Za-z-]{1,64}:[^\n]{0,1024})[ \t]{0,64}$/;
+/** A PEM key body is under 100 lines even for RSA-8192; past this the block is taken as ended. */
+const MAX_KEY_LINES = 200;
+
+/**
+ * The state "inside a private-key block", carried from line to line. `next` answers what to
+ * show of a line: the redacted line, or null for a line of key material that disappears.
+ */
+export class KeyBlockState {
+  private inKey = false;
+  private keyLines = 0;
+
+  next(line: string): string | null {
+    if (this.inKey) {
+      const end = KEY_END.exec(line);
+      if (end) {
+        this.inKey = false;
+        const rest = line.slice(end.index + end[0].length);
+        return rest.trim() ? redactLine(rest) : null;
+      }
+      if (KEY_BODY.test(line) && ++this.keyLines <= MAX_KEY_LINES) return null;
+      // Not key material: the block was cut short; this line is an ordinary one again.
+      this.inKey = false;
+    }
+    const begin = KEY_BEGIN.exec(line);
+    if (begin && !KEY_END.test(line.slice(begin.index))) {
+      this.inKey = true;
+      this.keyLines = 0;
+      return redactLine(line.slice(0, begin.index)) + marker('private-key');
+    }
+    return redactLine(line);
+  }
+}
+
+/**
+ * Redacts text of any number of lines. A multi-line private key collapses to one marker line;
+ * an unterminated one is removed to its last body line.
+ */
+export function redact(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
+  if (!text.includes('\n')) return redactLine(text);
+  const state = new KeyBlockState();
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const cr = line.endsWith('\r');
+    const shown = state.next(cr ? line.slice(0, -1) : line);
+    if (shown !== null) out.push(cr ? `${shown}\r` : shown);
+  }
+  return out.join('\n');
 }
