@@ -227,7 +227,7 @@ export class Outbox {
 }
 
 /** The message went to a channel instead of its owner: say whose it is, right under the header. */
-function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined): OutboxItem['payload'] {
+export function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined): OutboxItem['payload'] {
   const note = owner
     ? `Workload of *${escapeMrkdwn(owner)}*: no Slack user could be found for this owner, so it is posted here. Map them under \`owners.map\` in the bot's config.`
     : 'This workload names no owner, so it is posted here.';

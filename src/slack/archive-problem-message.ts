@@ -22,7 +22,7 @@ const FIX: Readonly<Record<StorageProblem['kind'], string>> = {
 export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir: string; workload: string }): SlackMessage {
   const { problem, dir, workload } = input;
   return {
-    text: `${TITLE[problem.kind]}: logs of ${workload} were not saved to ${dir} (${problem.code ?? problem.kind}).`,
+    text: forMrkdwn(`${TITLE[problem.kind]}: logs of ${workload} were not saved to ${dir} (${problem.code ?? problem.kind}).`),
     blocks: [
       header(`:floppy_disk: ${TITLE[problem.kind]}`),
       section(`The bot could not save the logs of ${forInlineCode(workload)} to ${forInlineCode(dir, 400)}. ${FIX[problem.kind]}`),
@@ -39,7 +39,7 @@ export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir
 
 export function buildArchiveRecoveredMessage(input: { dir: string; path: string }): SlackMessage {
   return {
-    text: `Log archive works again: logs were saved to ${input.path}.`,
+    text: forMrkdwn(`Log archive works again: logs were saved to ${input.path}.`),
     blocks: [section(`:floppy_disk: The log archive in ${forInlineCode(input.dir, 400)} works again: logs were saved to ${forInlineCode(input.path, 400)}.`)],
   };
 }

@@ -116,7 +116,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const guide = GUIDE[state];
   const verb = state === 'Failed' ? 'failed' : state === 'Stopped' ? 'was stopped' : `is ${state}`;
   const blocks: Block[] = [header(`${w.name} ${verb}`.slice(0, LIMITS.header))];
-  if (alert.ownerNote) blocks.push(context(alert.ownerNote));
+  if (alert.ownerNote) blocks.push(context(forMrkdwn(alert.ownerNote)));
   blocks.push(
     section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* is *${state}*: ${guide.meaning}.`),
     fields([
@@ -124,7 +124,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
       ['Project', forMrkdwn(w.project)],
       ['Kind', forMrkdwn(w.kind)],
       ['Run:ai phase', w.phase ? forMrkdwn(w.phase) : undefined],
-      ['Termination', describeTermination(site?.termination)],
+      ['Termination', forMrkdwn(describeTermination(site?.termination))],
       ['Node', site?.node ? forMrkdwn(site.node) : undefined],
       ['Image', w.image ? forInlineCode(w.image, 300) : undefined],
       ['Command', w.command || w.arguments ? forInlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],

@@ -133,7 +133,7 @@ export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem 
   blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${forMrkdwn(podProblem)})` : 'none right now'}`));
   const link = runaiUiLink(uiUrl, w);
   if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
-  return { text: `${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`, blocks };
+  return { text: forMrkdwn(`${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
 }
 
 /** Log text in a reply: ~11k characters at most (Slack's undocumented total cap is ~12k). */
@@ -195,13 +195,13 @@ export function logsMessage(view: LogsView): SlackMessage {
   const notes: string[] = [];
   if (view.capped) notes.push(`I show at most ${view.tail} lines.`);
   if (shown < total) notes.push(`${total - shown} earlier line${total - shown === 1 ? '' : 's'} of the ${total} read did not fit in a Slack message; the full log is in Run:ai or \`kubectl logs\`.`);
-  if (view.note) notes.push(view.note);
+  if (view.note) notes.push(forMrkdwn(view.note));
   const blocks: Block[] = [
     section(`*Log of ${forInlineCode(w.name, 120)}* (${forMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
     ...(code.length ? code : [section('_The log is empty._')]),
   ];
   if (notes.length) blocks.push(context(notes.join(' ')));
-  return { text: `Log of ${w.name} (${where}): last ${shown} lines.`, blocks };
+  return { text: forMrkdwn(`Log of ${w.name} (${where}): last ${shown} lines.`), blocks };
 }
 
 export interface WhyView {

@@ -62,7 +62,6 @@ export function cutForScan(line: string, max: number): string {
 }
 
 const SLACK_SPECIAL = /[&<>`]|@(?=(?:channel|here|everyone)\b)/gi;
-const MRKDWN_SPECIAL = /[&<>]|@(?=(?:channel|here|everyone)\b)/gi;
 const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -72,9 +71,13 @@ const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   '@': '@\u200b',
 };
 
-/** Escapes cleaned text for Slack: mrkdwn (`&<>` and @channel words), or code (backticks too). */
-export function escapeSlack(text: string, code: boolean): string {
-  return text.replace(code ? SLACK_SPECIAL : MRKDWN_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
+/**
+ * Escapes cleaned text for Slack mrkdwn, in or out of code: `&<>` (mentions, links), the
+ * @channel words, and backticks, so that cluster text can neither open a code span that
+ * swallows the message's own formatting nor close the block it is quoted in.
+ */
+export function escapeSlack(text: string): string {
+  return text.replace(SLACK_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
 }
 
 /** Cuts escaped text without leaving half an entity or half a surrogate pair. */

@@ -58,13 +58,13 @@ export function safeLines(text: string | Uint8Array): string[] {
 /** Text for a mrkdwn field: every line cleaned, redacted and escaped; at most `max` characters. */
 export function forMrkdwn(text: string | undefined | null, max = 3000): string {
   if (!text) return '';
-  return cutEscaped(escapeSlack(safeLines(text).join('\n'), false), max);
+  return cutEscaped(escapeSlack(safeLines(text).join('\n')), max);
 }
 
 /** A short value as inline code (backticks included): one line, no backtick to break out of it. */
 export function forInlineCode(text: string | undefined | null, max = 200): string {
   const flat = safeLines(text ?? '').join(' ').replace(/[\t]+/g, ' ').replace(/`/g, "'");
-  return `\`${cutEscaped(escapeSlack(cutLine(flat, max), false), max + 40)}\``;
+  return `\`${cutEscaped(escapeSlack(cutLine(flat, max)), max + 40)}\``;
 }
 
 /** A plain_text object's text: one line, cleaned and redacted, at most `max` characters. */
@@ -83,7 +83,7 @@ export function forCodeBlock(text: string | Uint8Array, maxChars: number, maxLin
   const kept: string[] = [];
   let size = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const escaped = escapeSlack(cutLine(lines[i], maxLineChars), true);
+    const escaped = escapeSlack(cutLine(lines[i], maxLineChars));
     const added = escaped.length + (kept.length > 0 ? 1 : 0);
     const omission = i > 0 ? `… ${i} earlier line${i === 1 ? '' : 's'} not shown\n`.length : 0;
     if (size + added + omission > maxChars) {
