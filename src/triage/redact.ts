@@ -23,8 +23,12 @@ interface Rule {
   pattern: RegExp;
   /** Builds the replacement; by default the whole match becomes the marker. */
   replace?: (match: string, ...groups: string[]) => string;
-  /** Cheap test first: a line without this cannot match the rule. */
-  needs?: RegExp;
+  /**
+   * Cheap test first: a line whose lowercased copy holds none of these cannot match the rule.
+   * Literals found with indexOf, not a regex alternation: V8 scans for one literal at memchr
+   * speed, while an alternation is tried alternative by alternative at every position.
+   */
+  needs: readonly string[];
 }
 
 /** Longest line a pattern ever sees (callers cut before; redactLine enforces it too). */
@@ -42,6 +46,8 @@ const KEY_PREFIX = 100;
 const NAME_START = String.raw`(?<![\w.-])`;
 const KEY = String.raw`${NAME_START}([\w.-]{0,${KEY_PREFIX}}?${SECRET_WORD})`;
 const FLAG = String.raw`(?<![\w-])(--?[\w.-]{0,${KEY_PREFIX}}?${FLAG_WORD})`;
+/** Literals one of which every key name above holds (lowercase). */
+const SECRET_NEEDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'cookie', 'signature', 'connection'];
 const VALUE_MAX = 1024;
 const QUOTED_VALUE = String.raw`"(?:[^"\\]|\\.){0,${VALUE_MAX}}"?|'[^']{0,${VALUE_MAX}}'?`;
 const BARE_VALUE = String.raw`[^\s"',;&}\]]{1,${VALUE_MAX}}`;
@@ -59,63 +65,63 @@ const RULES: readonly Rule[] = [
   // line-to-line state in `redact` and the archive's LineRedactor.
   {
     kind: 'private-key',
-    needs: /PRIVATE KEY/,
+    needs: ['private key'],
     pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----END)){0,16384}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
   {
     kind: 'private-key',
-    needs: /private_key"/,
+    needs: ['private_key"'],
     pattern: /("private_key"[ \t]{0,8}:[ \t]{0,8})"(?:[^"\\]|\\.){0,16384}"?/g,
     replace: (_m, key) => `${key}"${marker('private-key')}"`,
   },
-  { kind: 'slack-token', needs: /xox|xapp-/, pattern: /\bxox[abposre]-[A-Za-z0-9-]{8,512}|\bxapp-\d-[A-Za-z0-9-]{8,512}/g },
-  { kind: 'slack-webhook', needs: /hooks\.slack/, pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{1,256}/g },
-  { kind: 'github-token', needs: /gh[pousr]_|github_pat_/, pattern: /\bgh[pousr]_[A-Za-z0-9]{20,255}|\bgithub_pat_[A-Za-z0-9_]{20,255}/g },
-  { kind: 'gitlab-token', needs: /glpat-/, pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
-  { kind: 'huggingface-token', needs: /hf_/, pattern: /\bhf_[A-Za-z0-9]{20,255}/g },
+  { kind: 'slack-token', needs: ['xox', 'xapp-'], pattern: /\bxox[abposre]-[A-Za-z0-9-]{8,512}|\bxapp-\d-[A-Za-z0-9-]{8,512}/g },
+  { kind: 'slack-webhook', needs: ['hooks.slack'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{1,256}/g },
+  { kind: 'github-token', needs: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\bgh[pousr]_[A-Za-z0-9]{20,255}|\bgithub_pat_[A-Za-z0-9_]{20,255}/g },
+  { kind: 'gitlab-token', needs: ['glpat-'], pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'huggingface-token', needs: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{20,255}/g },
   // NVIDIA NGC personal and service keys (`docker login nvcr.io -p nvapi-…`, NGC_API_KEY).
-  { kind: 'ngc-key', needs: /nvapi-/, pattern: /\bnvapi-[A-Za-z0-9_-]{20,255}/g },
-  { kind: 'anthropic-key', needs: /sk-ant-/, pattern: /\bsk-ant-[A-Za-z0-9_-]{16,255}/g },
-  { kind: 'openai-key', needs: /sk-/, pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}/g },
-  { kind: 'stripe-key', needs: /_live_|_test_|whsec_/, pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}|\bwhsec_[A-Za-z0-9]{20,255}/g },
-  { kind: 'npm-token', needs: /npm_/, pattern: /\bnpm_[A-Za-z0-9]{30,255}/g },
-  { kind: 'google-api-key', needs: /AIza/, pattern: /\bAIza[0-9A-Za-z_-]{30,255}/g },
-  { kind: 'google-oauth-token', needs: /ya29\./, pattern: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
+  { kind: 'ngc-key', needs: ['nvapi-'], pattern: /\bnvapi-[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'anthropic-key', needs: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{16,255}/g },
+  { kind: 'openai-key', needs: ['sk-'], pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}/g },
+  { kind: 'stripe-key', needs: ['_live_', '_test_', 'whsec_'], pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}|\bwhsec_[A-Za-z0-9]{20,255}/g },
+  { kind: 'npm-token', needs: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{30,255}/g },
+  { kind: 'google-api-key', needs: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{30,255}/g },
+  { kind: 'google-oauth-token', needs: ['ya29.'], pattern: /\bya29\.[0-9A-Za-z_-]{20,2048}/g },
   // An AWS secret key printed bare next to its access key id (`aws configure set …`,
   // `AKIA… wJalr…`): 40 base64 characters on a line that names an access key id. Must run
   // before the id itself is replaced by its marker.
   {
     kind: 'aws-secret-key',
-    needs: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/,
+    needs: ['akia', 'asia'],
     pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
     replace: (m) => (/[A-Z]/.test(m) && /[a-z]/.test(m) && /[0-9/+]/.test(m) ? marker('aws-secret-key') : m),
   },
-  { kind: 'aws-access-key', needs: /A[KSGIRNP][A-Z]A/, pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
+  { kind: 'aws-access-key', needs: ['akia', 'asia', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa'], pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
   {
     kind: 'aws-secret-key',
-    needs: /secret_?access|session_?token|SecretAccessKey|SessionToken/i,
+    needs: ['secret', 'session'],
     pattern: /((?:aws_?)?(?:secret_?access_?key|session_?token|SecretAccessKey|SessionToken)["']?[ \t]{0,8}[=:][ \t]{0,8}["']?)[A-Za-z0-9/+=]{16,2048}/gi,
     replace: (_m, key) => `${key}${marker('aws-secret-key')}`,
   },
   // A 40-hex W&B key anywhere on a line that mentions wandb (`wandb login 0123…`).
-  { kind: 'wandb-key', needs: /wandb/i, pattern: /\b[0-9a-f]{40}\b/gi },
-  { kind: 'jwt', needs: /eyJ/, pattern: new RegExp(String.raw`${TOKEN_START}eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{0,4096}`, 'g') },
+  { kind: 'wandb-key', needs: ['wandb'], pattern: /\b[0-9a-f]{40}\b/gi },
+  { kind: 'jwt', needs: ['eyj'], pattern: new RegExp(String.raw`${TOKEN_START}eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{0,4096}`, 'g') },
   // Azure storage: connection strings and SAS query signatures.
   {
     kind: 'azure-key',
-    needs: /AccountKey|SharedAccessKey|sig=/i,
+    needs: ['accountkey', 'sharedaccesskey', 'sig='],
     pattern: /\b((?:AccountKey|SharedAccessKey)=|[?&]sig=)([^\s;&"']{8,1024})/gi,
     replace: (_m, key) => `${key}${marker('azure-key')}`,
   },
   {
     kind: 'bearer-token',
-    needs: /Bearer|Basic|Token|Digest/,
+    needs: ['bearer', 'basic', 'token', 'digest'],
     pattern: /\b(Bearer|Basic|Token|Digest)([ \t]{1,8})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,4096}/g,
     replace: (_m, scheme, space) => `${scheme}${space}${marker('bearer-token')}`,
   },
   {
     kind: 'authorization',
-    needs: /authori[sz]ation/i,
+    needs: ['authorization', 'authorisation'],
     pattern: /\b((?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)(?!\[REDACTED|Bearer |Basic |Token |Digest )[^\s"',;]{4,4096}/gi,
     replace: (_m, key) => `${key}${marker('authorization')}`,
   },
@@ -123,14 +129,14 @@ const RULES: readonly Rule[] = [
     // user:password@ in a URL. The user part stops at `:`, the password at `/` and `@`, so the
     // parts scanned from two different `://` never overlap.
     kind: 'url-password',
-    needs: /:\/\//,
+    needs: ['://'],
     pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:@/]{0,256}:)(?!\[REDACTED)[^\s@/]{1,256}@/gi,
     replace: (_m, head) => `${head}${marker('password')}@`,
   },
   {
     // curl -u user:password, wget --user=… --password=… is a flag below.
     kind: 'password',
-    needs: /(?:^|\s)(?:-u|--user)\b/,
+    needs: ['-u'],
     pattern: /((?:^|\s)(?:-u|--user)(?:[ \t]{1,8}|=)["']?[^\s:"']{0,128}:)(?!\[REDACTED)([^\s"']{1,1024})/g,
     // `docker run -u 1000:1000` is a uid:gid, not a password.
     replace: (m, head, value: string) => (/^\d+$/.test(value) ? m : `${head}${marker('password')}`),
@@ -138,25 +144,26 @@ const RULES: readonly Rule[] = [
   {
     // docker/podman/helm login -p VALUE (NGC: `docker login nvcr.io -u '$oauthtoken' -p …`).
     kind: 'password',
-    needs: /login/,
+    needs: ['login'],
     pattern: /(\blogin\b[^\n;&|]{0,256}?[ \t]-p(?:[ \t]{1,8}|=))(?!\[REDACTED)((?:"(?:[^"\\]|\\.){0,1024}"?|'[^']{0,1024}'?|[^\s"']{1,1024}))/g,
     replace: (_m, head, value: string) => `${head}${keepQuotes(value, 'password')}`,
   },
   {
     // mysql -uUSER -pPASSWORD (attached: a separate word after -p is the database name).
     kind: 'password',
-    needs: /mysql|mariadb/,
+    needs: ['mysql', 'mariadb'],
     pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;&|]{0,256}?[ \t]-p)(?!\[REDACTED)([^\s"']{1,1024}|"(?:[^"\\]|\\.){0,1024}"?|'[^']{0,1024}'?)/g,
     replace: (_m, head, value: string) => `${head}${keepQuotes(value, 'password')}`,
   },
   {
     kind: 'secret-flag',
-    needs: /-/,
+    needs: SECRET_NEEDS,
     pattern: new RegExp(String.raw`${FLAG}(=|[ \t]{1,8})(?!\[REDACTED|-)${VALUE}`, 'gi'),
     replace: (_m, flag, sep, value: string) => `${flag}${sep}${keepQuotes(value, kindOfKey(flag))}`,
   },
   {
     kind: 'secret-pair',
+    needs: SECRET_NEEDS,
     pattern: new RegExp(String.raw`${KEY}(["']?[ \t]{0,8}[=:][ \t]{0,8})(?!\[REDACTED|\s)${VALUE}`, 'gi'),
     replace: (_m, key, sep, value: string) => `${key}${sep}${keepQuotes(value, kindOfKey(key))}`,
   },
@@ -176,8 +183,47 @@ function kindOfKey(key: string): string {
   return 'secret';
 }
 
-/** Cheap test before the rules: text without any of these cannot match a rule. */
-const MAY_HOLD_SECRET = /PRIVATE KEY|private_key|xox|xapp-|hooks\.slack|gh[pousr]_|github_pat_|glpat-|hf_|nvapi-|sk-|_live_|_test_|whsec_|npm_|AIza|ya29\.|A[KS]IA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|secret|session|wandb|eyJ|bearer|basic|token|digest|authori[sz]ation|:\/\/|pass|pwd|key|credential|cookie|sig=|signature|connection|login|mysql|mariadb|-u|--user|[A-Za-z0-9+/]{40}/i;
+/**
+ * Finds which of the rules' literals a line holds, in one pass. A regex alternation of ~50
+ * literals, or 50 calls of includes(), costs 40-50 ms per MB on text such as `a:a:a:…`, where
+ * the first letters of many literals occur everywhere; here each position costs one table
+ * look-up on its first two characters, and only a literal starting with those two is compared.
+ */
+class LiteralSet {
+  private readonly buckets: string[][] = [];
+  private readonly bucketOf = new Int16Array(128 * 128).fill(-1);
+
+  constructor(literals: Iterable<string>) {
+    for (const literal of new Set(literals)) {
+      const key = ((literal.charCodeAt(0) & 0x7f) << 7) | (literal.charCodeAt(1) & 0x7f);
+      if (this.bucketOf[key] < 0) {
+        this.bucketOf[key] = this.buckets.length;
+        this.buckets.push([]);
+      }
+      this.buckets[this.bucketOf[key]].push(literal);
+    }
+  }
+
+  /** The literals found in `lower` (already lowercased), or null when none is. */
+  found(lower: string): Set<string> | null {
+    let out: Set<string> | null = null;
+    const last = lower.length - 1;
+    let next = lower.charCodeAt(0);
+    for (let i = 0; i < last; i++) {
+      const code = next;
+      next = lower.charCodeAt(i + 1);
+      if (code > 0x7f || next > 0x7f) continue;
+      const bucket = this.bucketOf[(code << 7) | next];
+      if (bucket < 0) continue;
+      for (const literal of this.buckets[bucket]) {
+        if (lower.startsWith(literal, i)) (out ??= new Set()).add(literal);
+      }
+    }
+    return out;
+  }
+}
+
+const LITERALS = new LiteralSet(RULES.flatMap((r) => r.needs));
 
 /**
  * Redacts one line (no newline) of at most MAX_REDACT_LINE_CHARS; a longer one is cut there
@@ -185,15 +231,19 @@ const MAY_HOLD_SECRET = /PRIVATE KEY|private_key|xox|xapp-|hooks\.slack|gh[pousr
  */
 export function redactLine(line: string): string {
   let out = line.length > MAX_REDACT_LINE_CHARS ? line.slice(0, MAX_REDACT_LINE_CHARS) : line;
-  if (!MAY_HOLD_SECRET.test(out)) return out;
-  for (const rule of RULES) {
-    if (rule.needs && !rule.needs.test(out)) continue;
-    rule.pattern.lastIndex = 0;
-    out = rule.replace
-      ? out.replace(rule.pattern, rule.replace as (substring: string, ...args: string[]) => string)
-      : out.replace(rule.pattern, marker(rule.kind));
+  // Found once: a literal that an earlier rule replaced only makes a later rule run for nothing.
+  const found = LITERALS.found(out.toLowerCase());
+  if (found) {
+    for (const rule of RULES) {
+      if (!rule.needs.some((n) => found.has(n))) continue;
+      rule.pattern.lastIndex = 0;
+      out = rule.replace
+        ? out.replace(rule.pattern, rule.replace as (substring: string, ...args: string[]) => string)
+        : out.replace(rule.pattern, marker(rule.kind));
+    }
   }
-  const blob = BASE64_LINE.exec(out);
+  // Anchored at the line's start: one attempt per line, whatever the line holds.
+  const blob = out.length >= 40 ? BASE64_LINE.exec(out) : null;
   if (blob && !/^[0-9a-f]+$/i.test(blob[2])) out = `${blob[1]}${marker('base64-blob')}`;
   return out;
 }
@@ -240,7 +290,6 @@ export class KeyBlockState {
  * an unterminated one is removed to its last body line.
  */
 export function redact(text: string): string {
-  if (!MAY_HOLD_SECRET.test(text)) return text;
   if (!text.includes('\n')) return redactLine(text);
   const state = new KeyBlockState();
   const out: string[] = [];
