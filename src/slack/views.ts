@@ -9,7 +9,7 @@ import { rankLabel } from '../cluster/normalize.js';
 import type { KubeEvent } from '../cluster/reader.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
 import type { UserSettings } from '../notify/settings.js';
-import { safeLines, type TriageResult } from '../triage/index.js';
+import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
 import { describeTermination, runaiUiLink, STATE_ICON } from './messages.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
@@ -160,8 +160,9 @@ export interface LogsView {
  */
 export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: Block[]; shown: number; total: number } {
   // Whole text first: a private-key block spans lines and must collapse before lines are picked.
-  const lines = safeLines(raw.replace(/\n$/, ''));
-  if (lines.length === 1 && lines[0] === '') return { blocks: [], shown: 0, total: 0 };
+  // Only the tail that can fit is cleaned and redacted (each line takes at least 2 characters).
+  const { lines, before } = safeTail(raw.replace(/\n$/, ''), Math.ceil(budget / 2) + 1);
+  if (before === 0 && lines.length === 1 && lines[0] === '') return { blocks: [], shown: 0, total: 0 };
   const kept: string[] = [];
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -180,7 +181,7 @@ export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: B
     chunks.at(-1)!.push(line);
     size += line.length + 1;
   }
-  return { blocks: chunks.map((c) => section(`\`\`\`${c.join('\n')}\`\`\``)), shown: kept.length, total: lines.length };
+  return { blocks: chunks.map((c) => section(`\`\`\`${c.join('\n')}\`\`\``)), shown: kept.length, total: before + lines.length };
 }
 
 export function noPodsMessage(w: Workload): SlackMessage {

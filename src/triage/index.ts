@@ -6,6 +6,6 @@ export type { Category, Evidence, FirstError, LogSource, TriageHints, TriageResu
 export { triageText, triageStream, SNIPPET_MAX_CHARS } from './triage.js';
 export { triageSources } from './sources.js';
 export { redact, redactLine } from './redact.js';
-export { forCodeBlock, forFile, forInlineCode, forMrkdwn, forPlainText, safeLine, safeLines, sanitize, DESTINATIONS, type Destination } from './sanitize.js';
+export { forCodeBlock, forFile, forInlineCode, forMrkdwn, forPlainText, safeLine, safeLines, safeTail, sanitize, DESTINATIONS, type Destination } from './sanitize.js';
 export { escapeForSlackCode, cleanLine } from './escape.js';
 export { categoryLabel, CATEGORIES } from './categories.js';

@@ -55,21 +55,60 @@ export function safeLines(text: string | Uint8Array): string[] {
   return out;
 }
 
+/**
+ * The head of a text that can still show within `max` characters: a 1 MB command line is
+ * not cleaned and redacted whole to show 600 characters of it. Cut like a line (no partial
+ * word at the cut), so what is dropped cannot leave half a secret behind.
+ */
+function headFor(text: string, max: number): string {
+  return cutForScan(text, Math.min(max, 50_000) * 2 + MAX_SCAN_CHARS);
+}
+
 /** Text for a mrkdwn field: every line cleaned, redacted and escaped; at most `max` characters. */
 export function forMrkdwn(text: string | undefined | null, max = 3000): string {
   if (!text) return '';
-  return cutEscaped(escapeSlack(safeLines(text).join('\n')), max);
+  return cutEscaped(escapeSlack(safeLines(headFor(text, max)).join('\n')), max);
 }
 
 /** A short value as inline code (backticks included): one line, no backtick to break out of it. */
 export function forInlineCode(text: string | undefined | null, max = 200): string {
-  const flat = safeLines(text ?? '').join(' ').replace(/[\t]+/g, ' ').replace(/`/g, "'");
+  const flat = safeLines(headFor(text ?? '', max)).join(' ').replace(/[\t]+/g, ' ').replace(/`/g, "'");
   return `\`${cutEscaped(escapeSlack(cutLine(flat, max)), max + 40)}\``;
 }
 
 /** A plain_text object's text: one line, cleaned and redacted, at most `max` characters. */
 export function forPlainText(text: string | undefined | null, max: number): string {
-  return cutLine(safeLines(text ?? '').join(' '), max);
+  return cutLine(safeLines(headFor(text ?? '', max)).join(' '), max);
+}
+
+/** Lines a private-key block may span: the tail kept for display starts this far back, so a block begun before it is seen. */
+const KEY_LOOKBACK_LINES = 210;
+
+/**
+ * The last `count` lines of a text, cleaned and redacted, and how many came before them.
+ * Only the tail is read (plus KEY_LOOKBACK_LINES for a key block begun before it), so showing
+ * the end of a 1 MB log costs what the end costs.
+ */
+export function safeTail(text: string, count: number): { lines: string[]; before: number } {
+  let start = text.length;
+  let seen = 0;
+  const wanted = count + KEY_LOOKBACK_LINES;
+  while (seen < wanted && start > 0) {
+    const nl = text.lastIndexOf('\n', start - 1);
+    seen++;
+    start = nl === -1 ? 0 : nl;
+  }
+  if (start === 0) {
+    const lines = safeLines(text);
+    const keep = Math.min(count, lines.length);
+    return { lines: lines.slice(lines.length - keep), before: lines.length - keep };
+  }
+  // text[start] is the newline before the tail: count the lines before it.
+  let earlier = 1;
+  for (let i = text.lastIndexOf('\n', start - 1); i !== -1; i = i > 0 ? text.lastIndexOf('\n', i - 1) : -1) earlier++;
+  const lines = safeLines(text.slice(start + 1));
+  const keep = Math.min(count, lines.length);
+  return { lines: lines.slice(lines.length - keep), before: earlier + lines.length - keep };
 }
 
 /**
@@ -79,16 +118,18 @@ export function forPlainText(text: string | undefined | null, max: number): stri
  */
 export function forCodeBlock(text: string | Uint8Array, maxChars: number, maxLineChars = MAX_LINE_CHARS): string {
   if (maxChars <= 0 || text.length === 0) return '';
-  const lines = safeLines(text);
+  // Each shown line takes at least two characters (itself and its newline).
+  const { lines, before } = safeTail(decode(text), Math.ceil(maxChars / 2) + 1);
   const kept: string[] = [];
   let size = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
     const escaped = escapeSlack(cutLine(lines[i], maxLineChars));
     const added = escaped.length + (kept.length > 0 ? 1 : 0);
-    const omission = i > 0 ? `… ${i} earlier line${i === 1 ? '' : 's'} not shown\n`.length : 0;
+    const earlier = before + i;
+    const omission = earlier > 0 ? `… ${earlier} earlier line${earlier === 1 ? '' : 's'} not shown\n`.length : 0;
     if (size + added + omission > maxChars) {
       if (kept.length === 0) return cutEscaped(escaped, maxChars);
-      const note = `… ${i + 1} earlier line${i === 0 ? '' : 's'} not shown`;
+      const note = `… ${earlier + 1} earlier line${earlier === 0 ? '' : 's'} not shown`;
       return size + note.length + 1 <= maxChars ? `${note}\n${kept.reverse().join('\n')}` : kept.reverse().join('\n');
     }
     kept.push(escaped);
