@@ -225,12 +225,44 @@ class LiteralSet {
 
 const LITERALS = new LiteralSet(RULES.flatMap((r) => r.needs));
 
+/** A piece ends at the last separator within this many characters of its end, if there is one. */
+const PIECE_BACKOFF = 1024;
+const SEPARATOR = /[\s"'<>,;&(){}[\]|]/;
+
 /**
- * Redacts one line (no newline) of at most MAX_REDACT_LINE_CHARS; a longer one is cut there
- * first, so no caller can make a pattern see more.
+ * Pieces of at most MAX_REDACT_LINE_CHARS of an over-long line, cut at a separator where one
+ * is near, so that a token is not cut in two unless it is itself longer than PIECE_BACKOFF
+ * (a blob, not a credential).
+ */
+export function pieces(line: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (line.length - start > MAX_REDACT_LINE_CHARS) {
+    let end = start + MAX_REDACT_LINE_CHARS;
+    for (let i = end - 1; i > end - PIECE_BACKOFF; i--) {
+      if (SEPARATOR.test(line[i])) {
+        end = i + 1;
+        break;
+      }
+    }
+    out.push(line.slice(start, end));
+    start = end;
+  }
+  out.push(line.slice(start));
+  return out;
+}
+
+/**
+ * Redacts one line (no newline). No pattern sees more than MAX_REDACT_LINE_CHARS: a longer
+ * line (which the pipeline's callers cut before) is redacted piece by piece.
  */
 export function redactLine(line: string): string {
-  let out = line.length > MAX_REDACT_LINE_CHARS ? line.slice(0, MAX_REDACT_LINE_CHARS) : line;
+  if (line.length > MAX_REDACT_LINE_CHARS) return pieces(line).map(redactPiece).join('');
+  return redactPiece(line);
+}
+
+function redactPiece(line: string): string {
+  let out = line;
   // Found once: a literal that an earlier rule replaced only makes a later rule run for nothing.
   const found = LITERALS.found(out.toLowerCase());
   if (found) {

@@ -11,7 +11,7 @@
  * One exported function per destination; call sites use these and nothing lower.
  */
 import { cleanLine, cutEscaped, cutForScan, cutLine, escapeSlack, MAX_LINE_CHARS } from './escape.js';
-import { KeyBlockState, MAX_REDACT_LINE_CHARS, redactLine } from './redact.js';
+import { KeyBlockState, MAX_REDACT_LINE_CHARS, pieces, redactLine } from './redact.js';
 
 /** Where text goes; each has its own escaping. */
 export type Destination =
@@ -140,31 +140,6 @@ export function forCodeBlock(text: string | Uint8Array, maxChars: number, maxLin
 
 /** Longest piece of a file line redacted at once; longer lines are redacted piece by piece. */
 export const FILE_PIECE_CHARS = MAX_REDACT_LINE_CHARS;
-/** A piece ends at the last separator within this many characters of its end, if there is one. */
-const PIECE_BACKOFF = 1024;
-const SEPARATOR = /[\s"'<>,;&(){}[\]|]/;
-
-/**
- * Pieces of an over-long line, cut at a separator where one is near, so that a token is not
- * cut in two unless it is itself longer than PIECE_BACKOFF (a blob, not a credential).
- */
-function pieces(line: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (line.length - start > FILE_PIECE_CHARS) {
-    let end = start + FILE_PIECE_CHARS;
-    for (let i = end - 1; i > end - PIECE_BACKOFF; i--) {
-      if (SEPARATOR.test(line[i])) {
-        end = i + 1;
-        break;
-      }
-    }
-    out.push(line.slice(start, end));
-    start = end;
-  }
-  out.push(line.slice(start));
-  return out;
-}
 
 /**
  * A line for a file, given the state of the file so far: the cleaned and redacted line when
