@@ -141,7 +141,7 @@ export async function benchRedos(bytes: number, onRow?: (row: { input: string; p
 
 export async function addRedosFigures(bytes: number, report: Report): Promise<void> {
   const r = await benchRedos(bytes);
-  const inputs = pathologicalInputs(0).length;
+  const inputs = r.rows.length / PATHS.length;
   report.add({
     name: 'triage_worst_case_ms_per_mb',
     value: r.worstMsPerMb,
