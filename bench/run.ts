@@ -13,6 +13,7 @@ import { percentile, Report, table } from './figures.js';
 import { measureFootprint } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
+import { addRedosFigures } from './redos.js';
 import { benchTriage } from './triage.js';
 
 interface Sizes {
@@ -36,6 +37,8 @@ interface Sizes {
   burstOwners: number;
   triageBytes: number;
   icsEvents: number;
+  /** Size of each pathological input of the linear-time benchmark. */
+  redosBytes: number;
 }
 
 const FULL: Sizes = {
@@ -53,6 +56,7 @@ const FULL: Sizes = {
   burstOwners: 200,
   triageBytes: 1e9,
   icsEvents: 5_000,
+  redosBytes: 1024 * 1024,
 };
 
 const QUICK: Sizes = {
@@ -70,6 +74,7 @@ const QUICK: Sizes = {
   burstOwners: 20,
   triageBytes: 50e6,
   icsEvents: 1_000,
+  redosBytes: 256 * 1024,
 };
 
 const MB = 1e6;
@@ -256,6 +261,8 @@ async function main(): Promise<void> {
   progress(`${sizes.label} run`);
   const report = new Report();
   benchOffline(sizes, report);
+  progress(`pathological text: ${sizes.redosBytes / 1024} KB inputs`);
+  await addRedosFigures(sizes.redosBytes, report);
   await benchCluster(sizes, report);
   await benchBurstOf(sizes, report);
   console.log('');

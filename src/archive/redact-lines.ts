@@ -1,25 +1,20 @@
 /**
- * Redacts a log as it streams, line by line, with triage's line-level `redact`: chunks are cut
- * anywhere by the network, so a secret split across two chunks is only seen whole once its line
- * is. A private-key block spans many lines, so the state "inside a key" is carried from line to
+ * Redacts a log as it streams, line by line, through the text pipeline's file destination
+ * (src/triage/sanitize.ts: strip control codes, then redact): chunks are cut anywhere by the
+ * network, so a secret split across two chunks is only seen whole once its line is. A
+ * private-key block spans many lines, so the state "inside a key" is carried from line to
  * line (and so from chunk to chunk). Memory is bounded by the longest line kept
- * (MAX_LINE_BYTES), never by the log.
+ * (MAX_LINE_BYTES), never by the log; time is linear in the log (a long line is redacted in
+ * bounded pieces).
  *
  * Lines that need no redaction are passed on as the original bytes, so an archive differs from
- * the log only where a secret was removed (invalid UTF-8, CRLF and all).
+ * the log only where a secret was removed (invalid UTF-8, CRLF, colour codes and all).
  */
-import { marker, redact } from '../triage/redact.js';
+import { KeyBlockState } from '../triage/redact.js';
+import { forFile } from '../triage/sanitize.js';
 
 /** A line longer than this (a progress bar without newlines, a binary blob) is cut and redacted in pieces. */
 export const MAX_LINE_BYTES = 1024 * 1024;
-
-/** A PEM key body is under 100 lines even for RSA-8192; past this the block is taken as ended. */
-const MAX_KEY_LINES = 200;
-
-const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
-const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
-/** What may sit inside a PEM block: base64 lines, blank lines, RFC 1421 headers (`Proc-Type: 4,ENCRYPTED`). */
-const KEY_BODY = /^\s*(?:[A-Za-z0-9+/=]*|[A-Za-z-]+:[^\n]*)\s*$/;
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -28,8 +23,7 @@ const NOTHING: Buffer[] = [];
 export class LineRedactor {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private inKey = false;
-  private keyLines = 0;
+  private readonly keys = new KeyBlockState();
 
   /**
    * Takes the next chunk; returns what can be written now (complete lines, redacted). The
@@ -69,28 +63,9 @@ export class LineRedactor {
     let bodyEnd = bytes.length;
     if (bodyEnd && bytes[bodyEnd - 1] === NEWLINE) bodyEnd--;
     if (bodyEnd && bytes[bodyEnd - 1] === CR) bodyEnd--;
-    const eol = bytes.subarray(bodyEnd).toString('latin1');
-    const text = bytes.subarray(0, bodyEnd).toString('utf8');
-
-    if (this.inKey) {
-      const end = KEY_END.exec(text);
-      if (end) {
-        this.inKey = false;
-        const rest = text.slice(end.index + end[0].length);
-        return rest.trim() ? [Buffer.from(redact(rest) + eol)] : NOTHING;
-      }
-      if (KEY_BODY.test(text) && ++this.keyLines <= MAX_KEY_LINES) return NOTHING;
-      // Not key material: the block was cut short; this line is an ordinary one again.
-      this.inKey = false;
-    }
-
-    const begin = KEY_BEGIN.exec(text);
-    if (begin && !KEY_END.test(text.slice(begin.index))) {
-      this.inKey = true;
-      this.keyLines = 0;
-      return [Buffer.from(redact(text.slice(0, begin.index)) + marker('private-key') + eol)];
-    }
-    const redacted = redact(text);
-    return redacted === text ? [bytes] : [Buffer.from(redacted + eol)];
+    const shown = forFile(bytes.subarray(0, bodyEnd).toString('utf8'), this.keys);
+    if (shown === undefined) return [bytes];
+    if (shown === null) return NOTHING;
+    return [Buffer.from(shown + bytes.subarray(bodyEnd).toString('latin1'))];
   }
 }

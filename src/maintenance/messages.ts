@@ -6,7 +6,7 @@
  */
 import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { Workload } from '../model.js';
-import { escapeMrkdwn, inlineCode, plain, slackDate, truncate } from '../slack/mrkdwn.js';
+import { forMrkdwn, forInlineCode, plain, slackDate, truncate } from '../slack/mrkdwn.js';
 import type { DueReminder } from './plan.js';
 import type { MaintenanceWindow } from './window.js';
 
@@ -50,7 +50,7 @@ export function feedText(text: string, max: number): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return escapeMrkdwn(truncate(stripped, max));
+  return forMrkdwn(truncate(stripped, max));
 }
 
 function siteFormat(timezone: string, withTime: boolean): Intl.DateTimeFormat {
@@ -107,7 +107,7 @@ function timeUntil(start: Date, now: Date): string {
 function detailLines(w: MaintenanceWindow, ctx: MessageContext): string {
   const lines = [
     `*When:* ${readerTimeRange(w, ctx.timezone)}`,
-    `*Site time (${escapeMrkdwn(ctx.timezone)}):* ${escapeMrkdwn(siteTimeRange(w, ctx.timezone))}`,
+    `*Site time (${forMrkdwn(ctx.timezone)}):* ${forMrkdwn(siteTimeRange(w, ctx.timezone))}`,
     `*How long:* ${humanDuration(w.end.getTime() - w.start.getTime())}`,
   ];
   if (w.status === 'tentative') lines.push('*Status:* tentative, the date may still change');
@@ -152,18 +152,18 @@ export function buildWindowMessage(r: DueReminder, ctx: MessageContext): SlackMe
     const changedFrom = r.kind === 'changed' ? `\n${previously(r, ctx)}` : '';
     blocks.push(section(`${detailLines(w, ctx)}${changedFrom}`), ...affected(w), divider, adviceBlock(ADVICE));
   }
-  const when = escapeMrkdwn(siteTimeRange(w, ctx.timezone));
-  return { text: escapeMrkdwn(truncate(title, MAX_HEADER)) + ` (${when}, ${escapeMrkdwn(ctx.timezone)})`, blocks };
+  const when = forMrkdwn(siteTimeRange(w, ctx.timezone));
+  return { text: forMrkdwn(truncate(title, MAX_HEADER)) + ` (${when}, ${forMrkdwn(ctx.timezone)})`, blocks };
 }
 
 function workloadLine(w: Workload): string {
-  return `• ${inlineCode(w.name, 120)} in ${escapeMrkdwn(w.project)} (${escapeMrkdwn(w.kind)})`;
+  return `• ${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)} (${forMrkdwn(w.kind)})`;
 }
 
 /** One DM for one owner, listing all their running workloads. */
 export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[], ctx: MessageContext): SlackMessage {
   const title = `⚠️ Maintenance ${timeUntil(window.start, ctx.now)}: your running workloads`;
-  const intro = `${plural(workloads.length, 'workload')} of yours ${workloads.length === 1 ? 'is' : 'are'} running and will be affected by *${escapeMrkdwn(window.summary)}*.`;
+  const intro = `${plural(workloads.length, 'workload')} of yours ${workloads.length === 1 ? 'is' : 'are'} running and will be affected by *${forMrkdwn(window.summary)}*.`;
   const blocks: unknown[] = [header(title), section(`${intro}\n${detailLines(window, ctx)}`)];
   // Room left for list sections: the header, the intro, a divider, the advice, maybe a "more" line.
   const listRoom = MAX_BLOCKS - blocks.length - 3;
@@ -173,7 +173,7 @@ export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[
   }
   if (shown.length < workloads.length) blocks.push(context(`…and ${workloads.length - shown.length} more.`));
   blocks.push(divider, adviceBlock(OWNER_ADVICE));
-  const text = `${escapeMrkdwn(title)}: ${workloads.slice(0, 5).map((w) => escapeMrkdwn(w.name)).join(', ')}${workloads.length > 5 ? ', …' : ''}`;
+  const text = `${forMrkdwn(title)}: ${workloads.slice(0, 5).map((w) => forMrkdwn(w.name)).join(', ')}${workloads.length > 5 ? ', …' : ''}`;
   return { text, blocks };
 }
 
@@ -197,11 +197,11 @@ export function buildFeedFailureNotice(feed: string, error: string, since: Date,
   const kept = lastGood
     ? `Reminders continue from the last good copy, fetched ${slackDate(new Date(lastGood), time.format(new Date(lastGood)))}.`
     : 'No good copy has been fetched yet, so no reminders can be sent.';
-  const text = `The maintenance calendar feed is failing: ${escapeMrkdwn(truncate(error, 500))}`;
+  const text = `The maintenance calendar feed is failing: ${forMrkdwn(truncate(error, 500))}`;
   return {
     text,
     blocks: [
-      section(`:warning: ${text}\n*Feed:* ${inlineCode(feedLabel(feed), 300)}\n*Failing since:* ${slackDate(since, time.format(since))}\n${kept}`),
+      section(`:warning: ${text}\n*Feed:* ${forInlineCode(feedLabel(feed), 300)}\n*Failing since:* ${slackDate(since, time.format(since))}\n${kept}`),
       context('This is said once; the next notice comes when the feed works again.'),
     ],
   };
@@ -209,5 +209,5 @@ export function buildFeedFailureNotice(feed: string, error: string, since: Date,
 
 export function buildFeedRecoveredNotice(feed: string, ctx: MessageContext): SlackMessage {
   const text = 'The maintenance calendar feed works again.';
-  return { text, blocks: [section(`:white_check_mark: ${text}\n*Feed:* ${inlineCode(feedLabel(feed), 300)}\n*Checked:* ${slackDate(ctx.now, siteFormat(ctx.timezone, true).format(ctx.now))}`)] };
+  return { text, blocks: [section(`:white_check_mark: ${text}\n*Feed:* ${forInlineCode(feedLabel(feed), 300)}\n*Checked:* ${slackDate(ctx.now, siteFormat(ctx.timezone, true).format(ctx.now))}`)] };
 }

@@ -491,14 +491,16 @@ export class Outbox {
 }
 
 /** The message went to a channel instead of its owner: say whose it is, right under the header. */
-function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined): OutboxItem['payload'] {
+export function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined): OutboxItem['payload'] {
   const note = owner
     ? `Workload of *${escapeMrkdwn(owner)}*: no Slack user could be found for this owner, so it is posted here. Map them under \`owners.map\` in the bot's config.`
     : 'This workload names no owner, so it is posted here.';
   const blocks = (payload.blocks ?? []) as Block[];
   const at = blocks[0]?.type === 'header' ? 1 : 0;
   return {
-    text: `[for ${owner ?? 'unknown owner'}] ${payload.text}`,
+    // The owner comes from the cluster (an annotation, spec.username): through the pipeline
+    // like any workload text, or `<!channel>` in it would ping the channel from the fallback.
+    text: `[for ${escapeMrkdwn(owner ?? 'unknown owner')}] ${payload.text}`,
     blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { StorageProblem } from '../archive/archive.js';
 import { context, fields, header, section, type SlackMessage } from './blocks.js';
-import { escapeMrkdwn, inlineCode } from './mrkdwn.js';
+import { forMrkdwn, forInlineCode } from './mrkdwn.js';
 
 const TITLE: Readonly<Record<StorageProblem['kind'], string>> = {
   'disk-full': 'Log archive is full',
@@ -22,13 +22,13 @@ const FIX: Readonly<Record<StorageProblem['kind'], string>> = {
 export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir: string; workload: string }): SlackMessage {
   const { problem, dir, workload } = input;
   return {
-    text: `${TITLE[problem.kind]}: logs of ${workload} were not saved to ${dir} (${problem.code ?? problem.kind}).`,
+    text: forMrkdwn(`${TITLE[problem.kind]}: logs of ${workload} were not saved to ${dir} (${problem.code ?? problem.kind}).`),
     blocks: [
       header(`:floppy_disk: ${TITLE[problem.kind]}`),
-      section(`The bot could not save the logs of ${inlineCode(workload)} to ${inlineCode(dir, 400)}. ${FIX[problem.kind]}`),
+      section(`The bot could not save the logs of ${forInlineCode(workload)} to ${forInlineCode(dir, 400)}. ${FIX[problem.kind]}`),
       fields([
-        ['Problem', inlineCode(problem.message, 500)],
-        ['Error code', problem.code ? escapeMrkdwn(problem.code) : undefined],
+        ['Problem', forInlineCode(problem.message, 500)],
+        ['Error code', problem.code ? forMrkdwn(problem.code) : undefined],
       ]),
       context(
         "Owners' alerts are still sent, without saved logs. This is reported once; if it breaks again after working, it is reported again.",
@@ -39,7 +39,7 @@ export function buildArchiveProblemMessage(input: { problem: StorageProblem; dir
 
 export function buildArchiveRecoveredMessage(input: { dir: string; path: string }): SlackMessage {
   return {
-    text: `Log archive works again: logs were saved to ${input.path}.`,
-    blocks: [section(`:floppy_disk: The log archive in ${inlineCode(input.dir, 400)} works again: logs were saved to ${inlineCode(input.path, 400)}.`)],
+    text: forMrkdwn(`Log archive works again: logs were saved to ${input.path}.`),
+    blocks: [section(`:floppy_disk: The log archive in ${forInlineCode(input.dir, 400)} works again: logs were saved to ${forInlineCode(input.path, 400)}.`)],
   };
 }

@@ -5,16 +5,16 @@ import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { LifecycleState } from '../model.js';
 import { tally, type BurstEntry } from '../notify/burst.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
-import { escapeMrkdwn, inlineCode, truncate } from './mrkdwn.js';
+import { forMrkdwn, forInlineCode, truncate } from './mrkdwn.js';
 
 /** Entries listed one by one; the rest are counted. Keeps the message well inside Block Kit limits. */
 const LISTED = 15;
 
 function entryLine(e: BurstEntry): string {
-  const error = e.firstError ? ` ${inlineCode(e.firstError, 160)}` : '';
-  const category = e.categoryLabel ? ` _${escapeMrkdwn(e.categoryLabel)}_` : '';
-  const node = e.node ? ` on ${escapeMrkdwn(e.node)}` : '';
-  return `• *${escapeMrkdwn(e.name)}* (${escapeMrkdwn(e.project)}) ${e.state.toLowerCase()}${node}${category}${error}`;
+  const error = e.firstError ? ` ${forInlineCode(e.firstError, 160)}` : '';
+  const category = e.categoryLabel ? ` _${forMrkdwn(e.categoryLabel)}_` : '';
+  const node = e.node ? ` on ${forMrkdwn(e.node)}` : '';
+  return `• *${forMrkdwn(e.name)}* (${forMrkdwn(e.project)}) ${e.state.toLowerCase()}${node}${category}${error}`;
 }
 
 export function buildOwnerBurstMessage(entries: BurstEntry[]): SlackMessage {
@@ -46,7 +46,7 @@ export function buildOwnerBurstMessage(entries: BurstEntry[]): SlackMessage {
   if (transient === entries.length) blocks.push(section(`:repeat: These look like evictions or scheduling problems. ${SAFE_RECOVERY.retryTransient}`));
   blocks.push(context(SAFE_RECOVERY.oneChange));
   const names = entries.slice(0, 5).map((e) => e.name).join(', ');
-  return { text: escapeMrkdwn(`${entries.length} of your workloads changed state (${summary}): ${names}${entries.length > 5 ? ', …' : ''}`), blocks };
+  return { text: forMrkdwn(`${entries.length} of your workloads changed state (${summary}): ${names}${entries.length > 5 ? ', …' : ''}`), blocks };
 }
 
 export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): SlackMessage {
@@ -60,7 +60,7 @@ export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): S
     topNode !== 'no node' && topCount >= Math.max(2, entries.length / 2)
       ? `node ${topNode} lost? ${topCount} of ${entries.length} workloads of ${plural(owners, 'owner')}`
       : `${entries.length} workloads of ${plural(owners, 'owner')}`;
-  const list = (pairs: Array<[string, number]>) => truncate(pairs.slice(0, 10).map(([k, n]) => `${escapeMrkdwn(k)} (${n})`).join(', '), 2800);
+  const list = (pairs: Array<[string, number]>) => truncate(pairs.slice(0, 10).map(([k, n]) => `${forMrkdwn(k)} (${n})`).join(', '), 2800);
   const blocks: Block[] = [
     header(`Burst: ${headline} within ${seconds} s`),
     section(`*By node:* ${list(nodes)}`),
@@ -68,7 +68,7 @@ export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): S
     section(`*By project:* ${list(projects)}`),
     context('Each owner got one grouped message. The bot only reads the cluster; it changes nothing.'),
   ];
-  return { text: escapeMrkdwn(`Burst: ${headline} within ${seconds} s`), blocks };
+  return { text: forMrkdwn(`Burst: ${headline} within ${seconds} s`), blocks };
 }
 
 function plural(n: number, word: string): string {

@@ -6,7 +6,7 @@
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { StoredWorkload } from '../store/sqlite.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
-import { escapeMrkdwn, slackDate, truncate } from './mrkdwn.js';
+import { forMrkdwn, slackDate, truncate } from './mrkdwn.js';
 
 /** Listed by name; the rest are counted. 40 lines in sections of 10 stay far inside 50 blocks. */
 export const CLEANUP_LIST_MAX = 40;
@@ -32,7 +32,7 @@ export function buildCleanupDigest({ workloads, afterMs }: CleanupDigest): Slack
   const age = describeDuration(afterMs);
   const listed = workloads.slice(0, CLEANUP_LIST_MAX);
   const lines = listed.map(
-    (w) => `• *${escapeMrkdwn(truncate(w.name, NAME_MAX))}* in *${escapeMrkdwn(truncate(w.project, PROJECT_MAX))}*: ${escapeMrkdwn(w.state)} since ${since(w.stateSince)}`,
+    (w) => `• *${forMrkdwn(truncate(w.name, NAME_MAX))}* in *${forMrkdwn(truncate(w.project, PROJECT_MAX))}*: ${forMrkdwn(w.state)} since ${since(w.stateSince)}`,
   );
   const count = workloads.length === 1 ? 'One of your workloads has' : `${workloads.length} of your workloads have`;
   const blocks: Block[] = [
@@ -44,14 +44,14 @@ export function buildCleanupDigest({ workloads, afterMs }: CleanupDigest): Slack
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE.Completed.nextAction}\n${SAFE_RECOVERY.cleanup}`), context(NEVER_DELETES));
   const names = listed.slice(0, 10).map((w) => w.name).join(', ') + (workloads.length > 10 ? ', …' : '');
   return {
-    text: escapeMrkdwn(`${count} sat Completed, Failed or Stopped for more than ${age}: ${names}. ${GUIDE.Completed.nextAction} ${NEVER_DELETES}`),
+    text: forMrkdwn(`${count} sat Completed, Failed or Stopped for more than ${age}: ${names}. ${GUIDE.Completed.nextAction} ${NEVER_DELETES}`),
     blocks,
   };
 }
 
 function since(iso: string): string {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? escapeMrkdwn(iso) : slackDate(at, `${at.toISOString().slice(0, 10)} UTC`, '{date_short_pretty}');
+  return Number.isNaN(at.getTime()) ? forMrkdwn(iso) : slackDate(at, `${at.toISOString().slice(0, 10)} UTC`, '{date_short_pretty}');
 }
 
 const UNITS: Array<[number, string]> = [

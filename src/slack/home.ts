@@ -12,7 +12,7 @@ import { context, header, section, type Block } from './blocks.js';
 import { ACTION } from './ids.js';
 import type { ListenerDeps } from './listeners.js';
 import { STATE_ICON } from './messages.js';
-import { escapeMrkdwn, inlineCode, plain, slackDate } from './mrkdwn.js';
+import { forMrkdwn, forInlineCode, plain, slackDate } from './mrkdwn.js';
 import { groupedWorkloadBlocks, relative, settingsMessage, windowLine } from './views.js';
 
 export const RECENT_ALERTS_SHOWN = 10;
@@ -58,9 +58,9 @@ function alertLine({ entry, workload }: HomeInput['alerts'][number], now: Date):
   const match = /^wl:[^:]+:(\w+)$/.exec(entry.key);
   if (match && workload) {
     const state = match[1] as LifecycleState;
-    return `${STATE_ICON[state] ?? ''} ${inlineCode(workload.name, 120)} in ${escapeMrkdwn(workload.project)} was *${escapeMrkdwn(state)}*, ${when}`;
+    return `${STATE_ICON[state] ?? ''} ${forInlineCode(workload.name, 120)} in ${forMrkdwn(workload.project)} was *${forMrkdwn(state)}*, ${when}`;
   }
-  return `${escapeMrkdwn(entry.key.startsWith('mw:') ? 'Maintenance reminder' : 'Message')}, ${when}`;
+  return `${forMrkdwn(entry.key.startsWith('mw:') ? 'Maintenance reminder' : 'Message')}, ${when}`;
 }
 
 export async function homeInputFor(deps: ListenerDeps, userId: string, identities: ReadonlySet<string>): Promise<HomeInput> {

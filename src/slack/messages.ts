@@ -5,9 +5,9 @@
  */
 import type { ContainerTermination, LifecycleState, Workload } from '../model.js';
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
-import { escapeForSlackCode, type TriageResult } from '../triage/index.js';
+import type { TriageResult } from '../triage/index.js';
 import { ACTION } from './ids.js';
-import { escapeMrkdwn, inlineCode, plain, truncate } from './mrkdwn.js';
+import { forCodeBlock, forMrkdwn, forInlineCode, plain, truncate } from './mrkdwn.js';
 import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
 
 export { context, fields, header, LIMITS, section, type Block, type SlackMessage };
@@ -52,7 +52,7 @@ export const STATE_ICON: Record<LifecycleState, string> = {
 /** A code block of already redacted text, escaped for Slack and kept inside one section. */
 export function codeBlock(title: string, redactedText: string): Block {
   const budget = LIMITS.sectionText - title.length - 10;
-  return section(`${title}\n\`\`\`${escapeForSlackCode(redactedText, budget) || ' '}\`\`\``);
+  return section(`${title}\n\`\`\`${forCodeBlock(redactedText, budget) || ' '}\`\`\``);
 }
 
 function lastLines(text: string, n: number): string {
@@ -107,7 +107,7 @@ function siteLabel(site: FailureSite | undefined, source?: { pod?: string; conta
   // The pod's replica (worker 1) and, when the log names one, the process rank within the job.
   const ranks = [site?.rank, source?.rank && source.rank !== site?.rank ? source.rank : undefined].filter(Boolean);
   const parts = [...ranks, pod && `pod ${pod}`, container && `container ${container}`].filter(Boolean) as string[];
-  return parts.length ? ` (${escapeMrkdwn(parts.join(', '))})` : '';
+  return parts.length ? ` (${forMrkdwn(parts.join(', '))})` : '';
 }
 
 /** The DM for a Failed or Stopped workload (and any other settled state). */
@@ -116,21 +116,21 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const guide = GUIDE[state];
   const verb = state === 'Failed' ? 'failed' : state === 'Stopped' ? 'was stopped' : `is ${state}`;
   const blocks: Block[] = [header(`${w.name} ${verb}`.slice(0, LIMITS.header))];
-  if (alert.ownerNote) blocks.push(context(alert.ownerNote));
+  if (alert.ownerNote) blocks.push(context(forMrkdwn(alert.ownerNote)));
   blocks.push(
-    section(`${STATE_ICON[state]} Your ${escapeMrkdwn(w.kind)} *${escapeMrkdwn(w.name)}* in project *${escapeMrkdwn(w.project)}* is *${state}*: ${guide.meaning}.`),
+    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* is *${state}*: ${guide.meaning}.`),
     fields([
-      ['Workload', inlineCode(`${w.namespace}/${w.name}`)],
-      ['Project', escapeMrkdwn(w.project)],
-      ['Kind', escapeMrkdwn(w.kind)],
-      ['Run:ai phase', w.phase ? escapeMrkdwn(w.phase) : undefined],
-      ['Termination', describeTermination(site?.termination)],
-      ['Node', site?.node ? escapeMrkdwn(site.node) : undefined],
-      ['Image', w.image ? inlineCode(w.image, 300) : undefined],
-      ['Command', w.command || w.arguments ? inlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
+      ['Workload', forInlineCode(`${w.namespace}/${w.name}`)],
+      ['Project', forMrkdwn(w.project)],
+      ['Kind', forMrkdwn(w.kind)],
+      ['Run:ai phase', w.phase ? forMrkdwn(w.phase) : undefined],
+      ['Termination', forMrkdwn(describeTermination(site?.termination))],
+      ['Node', site?.node ? forMrkdwn(site.node) : undefined],
+      ['Image', w.image ? forInlineCode(w.image, 300) : undefined],
+      ['Command', w.command || w.arguments ? forInlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
     ]),
   );
-  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 500))}`));
+  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${forMrkdwn(truncate(w.phaseMessage, 500))}`));
 
   if (triage?.firstError) {
     const fe = triage.firstError;
@@ -140,16 +140,16 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   }
   const snippet = triage?.snippet && lastLines(triage.snippet, alert.snippetLines ?? 15);
   if (snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, snippet));
-  if (alert.logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(alert.logProblem)}`));
+  if (alert.logProblem) blocks.push(context(`Logs: ${forMrkdwn(alert.logProblem)}`));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
   if (state === 'Failed' && triage) {
     // triage.advice quotes the guide's Safe recovery sentence and says what to change.
     const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
-    blocks.push(section(`${verdict} Category: *${escapeMrkdwn(triage.categoryLabel)}*.\n${escapeMrkdwn(triage.advice)}`));
+    blocks.push(section(`${verdict} Category: *${forMrkdwn(triage.categoryLabel)}*.\n${forMrkdwn(triage.advice)}`));
   }
-  if (alert.archivePath) blocks.push(context(`Full logs saved to ${inlineCode(alert.archivePath, 400)}`));
-  else if (alert.archivePending) blocks.push(context(`Full logs are being saved to ${inlineCode(alert.archivePending, 400)}`));
+  if (alert.archivePath) blocks.push(context(`Full logs saved to ${forInlineCode(alert.archivePath, 400)}`));
+  else if (alert.archivePending) blocks.push(context(`Full logs are being saved to ${forInlineCode(alert.archivePending, 400)}`));
   if (!triage?.advice.includes(SAFE_RECOVERY.oneChange)) blocks.push(context(SAFE_RECOVERY.oneChange));
   blocks.push(alertButtons(alert));
 
@@ -160,7 +160,7 @@ export function alertFallbackText(alert: WorkloadAlert): string {
   const { workload: w, state, triage } = alert;
   const head = `${w.kind} ${w.name} (project ${w.project}) is ${state}: ${GUIDE[state].meaning}.`;
   const error = triage?.firstError ? ` First error: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
-  return escapeMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
+  return forMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
 }
 
 export interface StuckAlert {
@@ -184,10 +184,10 @@ export function buildStuckMessage(alert: StuckAlert, now: Date): SlackMessage {
   const waited = formatDuration(now.getTime() - alert.since.getTime());
   const blocks: Block[] = [
     header(`${w.name} has been ${state} for ${waited}`),
-    section(`${STATE_ICON[state]} Your ${escapeMrkdwn(w.kind)} *${escapeMrkdwn(w.name)}* in project *${escapeMrkdwn(w.project)}* has been *${state}* for ${waited}: ${GUIDE[state].meaning}.`),
+    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* has been *${state}* for ${waited}: ${GUIDE[state].meaning}.`),
   ];
   if (reasons.length) {
-    const lines = reasons.slice(0, 5).map((r) => `• ${r.plain}${r.detail ? `\n    _${escapeMrkdwn(truncate(r.detail.replace(/\s+/g, ' '), 400))}_` : ''}`);
+    const lines = reasons.slice(0, 5).map((r) => `• ${r.plain}${r.detail ? `\n    _${forMrkdwn(truncate(r.detail.replace(/\s+/g, ' '), 400))}_` : ''}`);
     blocks.push(section(`*Why, according to the ${state === 'Pending' ? 'scheduler' : 'cluster'}:*\n${lines.join('\n')}`));
   } else {
     blocks.push(section(`*The ${state === 'Pending' ? 'scheduler' : 'cluster'} gives no reason yet.*`));
@@ -202,5 +202,5 @@ export function buildStuckMessage(alert: StuckAlert, now: Date): SlackMessage {
     ],
   });
   const why = reasons[0] ? ` ${reasons[0].plain}` : '';
-  return { text: escapeMrkdwn(`${w.kind} ${w.name} (project ${w.project}) has been ${state} for ${waited}.${why} Next: ${GUIDE[state].nextAction}`), blocks };
+  return { text: forMrkdwn(`${w.kind} ${w.name} (project ${w.project}) has been ${state} for ${waited}.${why} Next: ${GUIDE[state].nextAction}`), blocks };
 }

@@ -1,27 +1,35 @@
 /**
- * Slack text helpers. Anything from the cluster (names, owners, Run:ai messages) is untrusted:
- * `&`, `<` and `>` must be escaped or Slack reads them as mentions (`<!channel>`) and links.
+ * Slack text helpers. Anything from the cluster (names, owners, commands, Run:ai messages) is
+ * untrusted: it goes through the text pipeline (src/triage/sanitize.ts), which cleans,
+ * redacts and escapes it for its destination.
+ */
+import { forInlineCode, forMrkdwn, forPlainText } from '../triage/sanitize.js';
+
+export { forCodeBlock, forInlineCode, forMrkdwn, forPlainText } from '../triage/sanitize.js';
+
+/**
+ * @deprecated use forMrkdwn. Kept, and routed through the pipeline, so that code written
+ * against the old name (on other branches) is safe too.
  */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return forMrkdwn(text, Number.MAX_SAFE_INTEGER);
 }
 
-/** Inline code for a short value: escaped, one line, no backticks to break out of it. */
+/** @deprecated use forInlineCode (same pipeline). */
 export function inlineCode(text: string, max = 200): string {
-  const flat = escapeMrkdwn(text.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'"));
-  return `\`${truncate(flat, max)}\``;
+  return forInlineCode(text, max);
 }
 
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** Plain text for headers and buttons: no mrkdwn, within the limit. */
+/** Plain text for headers and buttons: cleaned and redacted, no mrkdwn, within the limit. */
 export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: boolean } {
-  return { type: 'plain_text', text: truncate(text.replace(/[\r\n]+/g, ' '), max), emoji: true };
+  return { type: 'plain_text', text: forPlainText(text, max), emoji: true };
 }
 
 /** Slack's date formatting: every reader sees their own local time; the fallback names the zone. */
 export function slackDate(date: Date, fallback: string, format = '{date_short_pretty} {time}'): string {
-  return `<!date^${Math.floor(date.getTime() / 1000)}^${format}|${escapeMrkdwn(fallback)}>`;
+  return `<!date^${Math.floor(date.getTime() / 1000)}^${format}|${forMrkdwn(fallback)}>`;
 }

@@ -9,14 +9,14 @@ import { rankLabel } from '../cluster/normalize.js';
 import type { KubeEvent } from '../cluster/reader.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
 import type { UserSettings } from '../notify/settings.js';
-import { escapeForSlackCode, type TriageResult } from '../triage/index.js';
+import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
 import { describeTermination, runaiUiLink, STATE_ICON } from './messages.js';
-import { escapeMrkdwn, inlineCode, slackDate, truncate } from './mrkdwn.js';
+import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 
 /** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
 export function refusalMessage(name: string): SlackMessage {
-  const text = `I can't show you a workload named ${inlineCode(name, 100)}.`;
+  const text = `I can't show you a workload named ${forInlineCode(name, 100)}.`;
   return { text, blocks: [section(`${text} \`/runai list\` shows the workloads you own.`)] };
 }
 
@@ -38,17 +38,17 @@ export function usageMessage(problem?: string): SlackMessage {
   if (problem) blocks.push(section(`:warning: ${problem}.`));
   blocks.push(section(`*What I can do*\n${lines}`));
   blocks.push(context('Workload details and logs are shown to their owner, the members of their project and the bot admins.'));
-  return { text: escapeMrkdwn(`${problem ? `${problem}. ` : ''}Usage: /runai list | status | logs | why | maintenance | mute | unmute | settings`), blocks };
+  return { text: forMrkdwn(`${problem ? `${problem}. ` : ''}Usage: /runai list | status | logs | why | maintenance | mute | unmute | settings`), blocks };
 }
 
 export function ambiguousMessage(name: string, projects: string[]): SlackMessage {
-  const list = projects.map((p) => inlineCode(p, 60)).join(', ');
-  const text = `Several projects have a workload named ${inlineCode(name, 100)}: ${list}. Add \`-p PROJECT\` to say which.`;
+  const list = projects.map((p) => forInlineCode(p, 60)).join(', ');
+  const text = `Several projects have a workload named ${forInlineCode(name, 100)}: ${list}. Add \`-p PROJECT\` to say which.`;
   return { text, blocks: [section(text)] };
 }
 
 export function failureMessage(what: string): SlackMessage {
-  const text = `Sorry, I couldn't do that: ${escapeMrkdwn(truncate(what, 500))}. Please try again in a minute.`;
+  const text = `Sorry, I couldn't do that: ${forMrkdwn(truncate(what, 500))}. Please try again in a minute.`;
   return { text, blocks: [section(`:warning: ${text}`)] };
 }
 
@@ -62,7 +62,7 @@ export function newestFirst(a: Workload, b: Workload): number {
 
 export function workloadLine(w: Workload, now: Date): string {
   const age = w.createdAt ? `, created ${relative(new Date(w.createdAt), now)}` : '';
-  return `${inlineCode(w.name, 120)} in ${escapeMrkdwn(w.project)} (${escapeMrkdwn(w.kind)}${w.degraded ? ', degraded' : ''}${age})`;
+  return `${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)} (${forMrkdwn(w.kind)}${w.degraded ? ', degraded' : ''}${age})`;
 }
 
 /** Workload lines grouped by state, each group one section within the limits. */
@@ -97,7 +97,7 @@ function podLine(pod: PodInfo): string {
     return `${c.init ? 'init ' : ''}${c.name}: ${state}${restarts}`;
   });
   const head = [rank, pod.phase, pod.reason, pod.node ? `on ${pod.node}` : 'not scheduled'].filter(Boolean).join(', ');
-  return `• ${inlineCode(pod.name, 120)} ${escapeMrkdwn(head)}\n    ${escapeMrkdwn(containers.join('; ') || 'no containers reported')}`;
+  return `• ${forInlineCode(pod.name, 120)} ${forMrkdwn(head)}\n    ${forMrkdwn(containers.join('; ') || 'no containers reported')}`;
 }
 
 export interface StatusView {
@@ -116,24 +116,24 @@ export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem 
     header(`${w.name}: ${w.state}`),
     section(`${STATE_ICON[w.state]} *${w.state}*${w.degraded ? ' (degraded)' : ''}: ${guide.meaning}.\n*Next step* (cluster guide): ${guide.nextAction}`),
     fields([
-      ['Workload', inlineCode(`${w.namespace}/${w.name}`)],
-      ['Project', escapeMrkdwn(w.project)],
-      ['Kind', escapeMrkdwn(w.kind)],
-      ['Owner', w.owner ? escapeMrkdwn(w.owner) : undefined],
-      ['Run:ai phase', w.phase ? escapeMrkdwn(w.phase) : undefined],
+      ['Workload', forInlineCode(`${w.namespace}/${w.name}`)],
+      ['Project', forMrkdwn(w.project)],
+      ['Kind', forMrkdwn(w.kind)],
+      ['Owner', w.owner ? forMrkdwn(w.owner) : undefined],
+      ['Run:ai phase', w.phase ? forMrkdwn(w.phase) : undefined],
       ['Created', w.createdAt ? timeText(w.createdAt, now) : undefined],
       ['In this state since', stateSince ? timeText(stateSince, now) : undefined],
-      ['Image', w.image ? inlineCode(w.image, 300) : undefined],
-      ['Command', w.command || w.arguments ? inlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
+      ['Image', w.image ? forInlineCode(w.image, 300) : undefined],
+      ['Command', w.command || w.arguments ? forInlineCode([w.command, w.arguments].filter(Boolean).join(' '), 600) : undefined],
     ]),
   ];
-  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 500))}`));
+  if (w.phaseMessage) blocks.push(context(`Run:ai says: ${forMrkdwn(truncate(w.phaseMessage, 500))}`));
   const pods = w.pods.slice(0, 20).map(podLine);
   if (w.pods.length > 20) pods.push(`… and ${w.pods.length - 20} more pods`);
-  blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${escapeMrkdwn(podProblem)})` : 'none right now'}`));
+  blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${forMrkdwn(podProblem)})` : 'none right now'}`));
   const link = runaiUiLink(uiUrl, w);
   if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
-  return { text: `${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`, blocks };
+  return { text: forMrkdwn(`${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
 }
 
 /** Log text in a reply: ~11k characters at most (Slack's undocumented total cap is ~12k). */
@@ -145,7 +145,7 @@ export interface LogsView {
   pod: string;
   container: string;
   previous: boolean;
-  /** Redacted log text. */
+  /** The log as read: the view cleans, redacts and escapes it. */
   text: string;
   tail: number;
   /** The asked tail was above the maximum and was lowered to `tail`. */
@@ -158,13 +158,15 @@ export interface LogsView {
  * The last lines that fit, escaped, split over as many code sections as they need. Lines are
  * kept from the end (the end of a log matters most) and the cut is said in words.
  */
-export function logSections(redacted: string, budget = LOG_BUDGET_CHARS): { blocks: Block[]; shown: number; total: number } {
-  const lines = redacted.replace(/\n$/, '').split(/\r\n|\n/);
-  if (lines.length === 1 && lines[0] === '') return { blocks: [], shown: 0, total: 0 };
+export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: Block[]; shown: number; total: number } {
+  // Whole text first: a private-key block spans lines and must collapse before lines are picked.
+  // Only the tail that can fit is cleaned and redacted (each line takes at least 2 characters).
+  const { lines, before } = safeTail(raw.replace(/\n$/, ''), Math.ceil(budget / 2) + 1);
+  if (before === 0 && lines.length === 1 && lines[0] === '') return { blocks: [], shown: 0, total: 0 };
   const kept: string[] = [];
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const escaped = escapeForSlackCode(lines[i], SECTION_CODE_CHARS) || ' ';
+    const escaped = forCodeBlock(lines[i], SECTION_CODE_CHARS) || ' ';
     if (used + escaped.length + 1 > budget) break;
     kept.unshift(escaped);
     used += escaped.length + 1;
@@ -179,11 +181,11 @@ export function logSections(redacted: string, budget = LOG_BUDGET_CHARS): { bloc
     chunks.at(-1)!.push(line);
     size += line.length + 1;
   }
-  return { blocks: chunks.map((c) => section(`\`\`\`${c.join('\n')}\`\`\``)), shown: kept.length, total: lines.length };
+  return { blocks: chunks.map((c) => section(`\`\`\`${c.join('\n')}\`\`\``)), shown: kept.length, total: before + lines.length };
 }
 
 export function noPodsMessage(w: Workload): SlackMessage {
-  const text = `${inlineCode(w.name, 120)} has no pods right now, so there is no log to show.`;
+  const text = `${forInlineCode(w.name, 120)} has no pods right now, so there is no log to show.`;
   return { text, blocks: [section(text)] };
 }
 
@@ -194,13 +196,13 @@ export function logsMessage(view: LogsView): SlackMessage {
   const notes: string[] = [];
   if (view.capped) notes.push(`I show at most ${view.tail} lines.`);
   if (shown < total) notes.push(`${total - shown} earlier line${total - shown === 1 ? '' : 's'} of the ${total} read did not fit in a Slack message; the full log is in Run:ai or \`kubectl logs\`.`);
-  if (view.note) notes.push(view.note);
+  if (view.note) notes.push(forMrkdwn(view.note));
   const blocks: Block[] = [
-    section(`*Log of ${inlineCode(w.name, 120)}* (${escapeMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
+    section(`*Log of ${forInlineCode(w.name, 120)}* (${forMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
     ...(code.length ? code : [section('_The log is empty._')]),
   ];
   if (notes.length) blocks.push(context(notes.join(' ')));
-  return { text: `Log of ${w.name} (${where}): last ${shown} lines.`, blocks };
+  return { text: forMrkdwn(`Log of ${w.name} (${where}): last ${shown} lines.`), blocks };
 }
 
 export interface WhyView {
@@ -216,20 +218,20 @@ export interface WhyView {
 }
 
 export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem }: WhyView): SlackMessage {
-  const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${escapeMrkdwn(w.name)}* is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
+  const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${forMrkdwn(w.name)}* is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
   let summary: string;
   if (w.state === 'Pending' || w.state === 'Initializing') {
-    const reasons = schedulerReasons.slice(-8).map((e) => `• *${escapeMrkdwn(e.reason ?? 'Event')}*${e.count && e.count > 1 ? ` (×${e.count})` : ''}: ${escapeMrkdwn(truncate(e.message ?? '', 400))}`);
-    if (w.phaseMessage) reasons.unshift(`• Run:ai says: ${escapeMrkdwn(truncate(w.phaseMessage, 400))}`);
+    const reasons = schedulerReasons.slice(-8).map((e) => `• *${forMrkdwn(e.reason ?? 'Event')}*${e.count && e.count > 1 ? ` (×${e.count})` : ''}: ${forMrkdwn(truncate(e.message ?? '', 400))}`);
+    if (w.phaseMessage) reasons.unshift(`• Run:ai says: ${forMrkdwn(truncate(w.phaseMessage, 400))}`);
     if (plainReasons.length) blocks.push(section(`*In plain words:*\n${plainReasons.slice(0, 5).map((r) => `• ${r.plain}`).join('\n')}`));
     blocks.push(section(reasons.length ? `*Why it waits* (scheduler):\n${reasons.join('\n')}` : '*Why it waits*: the scheduler has not said yet (no scheduling events about it).'));
     summary = plainReasons[0]?.plain ?? (reasons.length ? `${schedulerReasons.at(-1)?.reason ?? 'Waiting'}: ${schedulerReasons.at(-1)?.message ?? w.phaseMessage ?? ''}` : 'no scheduler reasons yet');
   } else if (triage?.firstError) {
     const fe = triage.firstError;
-    blocks.push(section(`*First relevant error*${where ? ` (${escapeMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${escapeForSlackCode(fe.line, 2500) || ' '}\`\`\``));
+    blocks.push(section(`*First relevant error*${where ? ` (${forMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${forCodeBlock(fe.line, 2500) || ' '}\`\`\``));
     summary = `${triage.categoryLabel}: ${truncate(fe.line, 300)}`;
   } else if (triage && triage.decidedBy !== 'none') {
-    blocks.push(section(`*No error line in the log*${where ? ` (${escapeMrkdwn(where)})` : ''}; ${escapeMrkdwn(triage.summary)}.`));
+    blocks.push(section(`*No error line in the log*${where ? ` (${forMrkdwn(where)})` : ''}; ${forMrkdwn(triage.summary)}.`));
     summary = triage.summary;
   } else {
     blocks.push(section(w.state === 'Failed' ? '*I found no error* in the log or the pod state.' : `Nothing has gone wrong: the workload is ${w.state}.`));
@@ -238,11 +240,11 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
   if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') {
     // triage.advice quotes the guide's Safe recovery sentence and says what to change.
     const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
-    blocks.push(section(`${verdict} Category: *${escapeMrkdwn(triage.categoryLabel)}*.\n${escapeMrkdwn(triage.advice)}`));
+    blocks.push(section(`${verdict} Category: *${forMrkdwn(triage.categoryLabel)}*.\n${forMrkdwn(triage.advice)}`));
   }
-  if (logProblem) blocks.push(context(`Logs: ${escapeMrkdwn(logProblem)}`));
+  if (logProblem) blocks.push(context(`Logs: ${forMrkdwn(logProblem)}`));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
-  return { text: escapeMrkdwn(truncate(`${w.name} is ${w.state}: ${summary}`, 3000)), blocks };
+  return { text: forMrkdwn(truncate(`${w.name} is ${w.state}: ${summary}`, 3000)), blocks };
 }
 
 export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now: Date): SlackMessage {
@@ -257,7 +259,7 @@ export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now
   }
   const lines = windows.slice(0, 10).map((w) => `• ${windowLine(w, now)}`);
   return {
-    text: escapeMrkdwn(`Next maintenance: ${windows[0].summary} from ${windows[0].start.toISOString()} to ${windows[0].end.toISOString()}`),
+    text: forMrkdwn(`Next maintenance: ${windows[0].summary} from ${windows[0].start.toISOString()} to ${windows[0].end.toISOString()}`),
     blocks: [section(`*Upcoming maintenance*\n${lines.join('\n')}`), advice, context(MAINTENANCE_ADVICE.persist)],
   };
 }
@@ -265,7 +267,7 @@ export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now
 export function windowLine(w: MaintenanceWindow, now: Date): string {
   const status = w.status === 'confirmed' ? '' : ` _(${w.status})_`;
   const when = `${slackDate(w.start, w.start.toISOString())} – ${slackDate(w.end, w.end.toISOString())}`;
-  return `*${escapeMrkdwn(truncate(w.summary, 200))}*${status}: ${when} (${relative(w.start, now)})`;
+  return `*${forMrkdwn(truncate(w.summary, 200))}*${status}: ${when} (${relative(w.start, now)})`;
 }
 
 export function confirmationMessage(text: string): SlackMessage {
@@ -273,7 +275,7 @@ export function confirmationMessage(text: string): SlackMessage {
 }
 
 export function settingsMessage(settings: UserSettings, mutes: { scope: string; until?: string }[], now: Date, changed?: string): SlackMessage {
-  const quiet = settings.quietHours ? `${settings.quietHours.from}–${settings.quietHours.to} ${escapeMrkdwn(settings.quietHours.timezone)}` : 'off';
+  const quiet = settings.quietHours ? `${settings.quietHours.from}–${settings.quietHours.to} ${forMrkdwn(settings.quietHours.timezone)}` : 'off';
   const lines = [
     '• Failed and Stopped workloads: *always* (that is what I am for)',
     `• Completed workloads: *${settings.completed ? 'on' : 'off'}* (\`settings completed on|off\`)`,
@@ -291,13 +293,13 @@ export function mutesText(mutes: { scope: string; until?: string }[], now: Date)
   if (!mutes.length) return 'none';
   return mutes
     .slice(0, 20)
-    .map((m) => `• ${escapeMrkdwn(m.scope.replace(/^workload:/, 'workload ').replace(/^project:/, 'project '))} ${m.until ? `until ${slackDate(new Date(m.until), m.until)} (${relative(new Date(m.until), now)})` : 'until unmuted'}`)
+    .map((m) => `• ${forMrkdwn(m.scope.replace(/^workload:/, 'workload ').replace(/^project:/, 'project '))} ${m.until ? `until ${slackDate(new Date(m.until), m.until)} (${relative(new Date(m.until), now)})` : 'until unmuted'}`)
     .join('\n');
 }
 
 function timeText(iso: string, now: Date): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? escapeMrkdwn(iso) : `${slackDate(date, iso)} (${relative(date, now)})`;
+  return Number.isNaN(date.getTime()) ? forMrkdwn(iso) : `${slackDate(date, iso)} (${relative(date, now)})`;
 }
 
 /** "3 h ago", "in 2 d": coarse on purpose, the exact time is next to it. */

@@ -1,23 +1,70 @@
 /**
- * Making log text safe to show: `cleanLine` removes what a terminal would interpret (ANSI,
- * control characters, bidi overrides, broken UTF-16); `escapeForSlackCode` also neutralises
- * Slack's own syntax so that a log can never ping a channel, mention a user, fake a link or
- * close the code block it is shown in.
+ * The character-level steps of the text pipeline (sanitize.ts puts them in order): `cleanLine`
+ * removes what a terminal would interpret or hide (ANSI, control characters, bidi overrides,
+ * zero-width characters, broken UTF-16); `escapeSlack` neutralises Slack's own syntax so that
+ * text can never ping a channel, mention a user, fake a link or close the code block it is
+ * shown in. Every regex here is bounded: they run on lines already cut to a bounded length.
  */
+import { forCodeBlock } from './sanitize.js';
 
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?/g;
-// C0 controls except tab, DEL, C1 controls, and the bidi controls of "Trojan source" attacks.
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** One escape sequence, tried where an ESC was found (sticky, bounded): CSI, OSC, or a lone ESC and its next byte. */
+const ANSI_AT = /\x1b\[[0-?]{0,64}[ -/]{0,16}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|\x1b[@-_]?/y;
 const REPLACEMENT = '\ufffd';
 
+/**
+ * What happens to a character: kept (0), removed (1), replaced by U+FFFD (2).
+ * Invisible format characters are removed, not replaced: a secret split by a bidi override or
+ * a zero-width space must come out whole so that redaction can see it. Bidi controls are those
+ * of "Trojan source" attacks; then zero-width spaces and joiners, word joiner and invisible
+ * operators, the BOM, the soft hyphen and the Mongolian vowel separator. C0 controls except
+ * tab, DEL and C1 controls are shown as a replacement character.
+ */
+function actionOf(code: number): 0 | 1 | 2 {
+  if (code >= 0x20 && code < 0x7f) return 0;
+  if (code < 0x20) return code === 0x09 ? 0 : 2;
+  if (code <= 0x9f) return 2;
+  if (code === 0xad || code === 0x61c || code === 0x180e || code === 0xfeff) return 1;
+  if ((code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069)) return 1;
+  return 0;
+}
 /** Default cut for one line shown to a person. */
 export const MAX_LINE_CHARS = 300;
 
+/**
+ * One pass over the line, character by character: regex replacements cost a call per match,
+ * which a line of ten thousand zero-width spaces turns into the bulk of the work.
+ */
 export function cleanLine(line: string): string {
-  let out = line;
-  if (out.includes('\x1b')) out = out.replace(ANSI, '');
-  return out.replace(CONTROL, REPLACEMENT).replace(LONE_SURROGATE, REPLACEMENT);
+  let out = '';
+  let from = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const code = line.charCodeAt(i);
+    if (code >= 0x20 && code < 0x7f) continue;
+    let action: 0 | 1 | 2;
+    let skip = 1;
+    if (code === 0x1b) {
+      ANSI_AT.lastIndex = i;
+      skip = ANSI_AT.exec(line)?.[0].length ?? 1;
+      action = 1;
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = line.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      action = 2;
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      action = 2;
+    } else {
+      action = actionOf(code);
+      if (action === 0) continue;
+    }
+    out += line.slice(from, i) + (action === 2 ? REPLACEMENT : '');
+    from = i + skip;
+    i += skip - 1;
+  }
+  return from === 0 ? line : out + line.slice(from);
 }
 
 /** Cuts to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut. */
@@ -26,6 +73,31 @@ export function cutLine(line: string, max: number): string {
   let end = Math.max(0, max - 1);
   const code = line.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${line.slice(0, end)}…`;
+}
+
+/** Token characters: a cut inside a run of them drops the whole run (half a secret is still one). */
+function isTokenChar(code: number): boolean {
+  return code > 0x20 && code !== 0x7f && !(code >= 0x80 && code <= 0x9f) && code !== 0x3c && code !== 0x3e && code !== 0x22 && code !== 0x27;
+}
+
+/** Credentials are shorter than this; a longer run at a cut is a blob or a bar, kept in part. */
+const CUT_BACKOFF = 1024;
+
+/**
+ * The first `max` characters of a raw line, cut before any pattern runs, without the partial
+ * word at the cut: a secret cut in two would no longer match its rule but still leak its
+ * first half. A plain loop, not `/\S*$/`, which is quadratic on a long run followed by a space.
+ */
+export function cutForScan(line: string, max: number): string {
+  if (line.length <= max) return line;
+  let end = max;
+  if (isTokenChar(line.charCodeAt(end))) {
+    const floor = Math.max(0, max - CUT_BACKOFF);
+    while (end > floor && isTokenChar(line.charCodeAt(end - 1))) end--;
+    if (end === floor && floor > 0 && isTokenChar(line.charCodeAt(end - 1))) end = max;
+  }
+  if (end > 0 && (line.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
   return `${line.slice(0, end)}…`;
 }
 
@@ -39,12 +111,17 @@ const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   '@': '@\u200b',
 };
 
-function escapeLine(line: string, maxLineChars: number): string {
-  return cutLine(cleanLine(line), maxLineChars).replace(SLACK_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
+/**
+ * Escapes cleaned text for Slack mrkdwn, in or out of code: `&<>` (mentions, links), the
+ * @channel words, and backticks, so that cluster text can neither open a code span that
+ * swallows the message's own formatting nor close the block it is quoted in.
+ */
+export function escapeSlack(text: string): string {
+  return text.replace(SLACK_SPECIAL, (c) => SLACK_REPLACEMENTS[c] ?? c);
 }
 
 /** Cuts escaped text without leaving half an entity or half a surrogate pair. */
-function cutEscaped(text: string, max: number): string {
+export function cutEscaped(text: string, max: number): string {
   if (text.length <= max) return text;
   let out = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]{0,3}$/, '');
   if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
@@ -52,26 +129,9 @@ function cutEscaped(text: string, max: number): string {
 }
 
 /**
- * Text for the inside of a ``` block, at most `maxChars` characters. Long lines are cut;
- * when the whole does not fit, the last lines are kept (the end of a log matters most) under
- * a line saying how many were left out.
+ * Text for the inside of a ``` block: kept for the callers that know it by this name; it is
+ * the pipeline's code-block destination (clean, redact, escape).
  */
 export function escapeForSlackCode(text: string, maxChars: number, maxLineChars = MAX_LINE_CHARS): string {
-  if (maxChars <= 0 || text.length === 0) return '';
-  const lines = text.split(/\r\n|\r|\n/);
-  const kept: string[] = [];
-  let size = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const escaped = escapeLine(lines[i], maxLineChars);
-    const added = escaped.length + (kept.length > 0 ? 1 : 0);
-    const omission = i > 0 ? `… ${i} earlier line${i === 1 ? '' : 's'} not shown\n`.length : 0;
-    if (size + added + omission > maxChars) {
-      if (kept.length === 0) return cutEscaped(escaped, maxChars);
-      const note = `… ${i + 1} earlier line${i === 0 ? '' : 's'} not shown`;
-      return size + note.length + 1 <= maxChars ? `${note}\n${kept.reverse().join('\n')}` : kept.reverse().join('\n');
-    }
-    kept.push(escaped);
-    size += added;
-  }
-  return kept.reverse().join('\n');
+  return forCodeBlock(text, maxChars, maxLineChars);
 }

@@ -92,10 +92,30 @@ function countNewlines(s: string, from: number, to: number): number {
   return n;
 }
 
+const isSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x3000 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x1680 || code === 0x202f || code === 0x205f;
+
+/**
+ * `s` without its last partial word. A loop, not `s.replace(/\S*$/, '')`: that regex is tried
+ * at every start of a long run and scans the run each time, so a 1 MB word followed by a
+ * space took minutes.
+ */
+function dropTrailingWord(s: string): string {
+  let end = s.length;
+  while (end > 0 && !isSpace(s.charCodeAt(end - 1))) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** `s` with its first partial word replaced by an ellipsis, in linear time. */
+function markLeadingWord(s: string): string {
+  let start = 0;
+  while (start < s.length && !isSpace(s.charCodeAt(start))) start++;
+  return `…${s.slice(start)}`;
+}
+
 /** Cuts an over-long piece, dropping a partial word at the cut so no half token survives. */
 function cutSegment(s: string): string {
   if (s.length <= MAX_SEGMENT_CHARS) return s;
-  return `${s.slice(0, MAX_SEGMENT_CHARS).replace(/\S*$/, '')}…`;
+  return `${dropTrailingWord(s.slice(0, MAX_SEGMENT_CHARS))}…`;
 }
 
 /** What a terminal would show of a line: the last piece after carriage returns (tqdm). */
@@ -248,7 +268,7 @@ export class FirstErrorScanner {
       this.setCurrent(body, pos, this.lines);
       let line = body.slice(pos, end);
       if (this.continuation) {
-        line = line.replace(/^\S*/, '…');
+        line = markLeadingWord(line);
         this.continuation = false;
       }
       this.examineLine(line, this.lines, jumped);
@@ -260,8 +280,8 @@ export class FirstErrorScanner {
   private examinePiece(piece: string): void {
     const lineNumber = this.lines + 1;
     this.setCurrent(piece, 0, lineNumber);
-    const text = this.continuation ? piece.replace(/^\S*/, '…') : piece;
-    this.examineLine(text.replace(/\S*$/, ''), lineNumber);
+    const text = this.continuation ? markLeadingWord(piece) : piece;
+    this.examineLine(dropTrailingWord(text), lineNumber);
     this.continuation = true;
   }
 

@@ -5,6 +5,7 @@
 export type { Category, Evidence, FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 export { triageText, triageStream, SNIPPET_MAX_CHARS } from './triage.js';
 export { triageSources } from './sources.js';
-export { redact } from './redact.js';
+export { redact, redactLine } from './redact.js';
+export { forCodeBlock, forFile, forInlineCode, forMrkdwn, forPlainText, safeLine, safeLines, safeTail, sanitize, DESTINATIONS, type Destination } from './sanitize.js';
 export { escapeForSlackCode, cleanLine } from './escape.js';
 export { categoryLabel, CATEGORIES } from './categories.js';

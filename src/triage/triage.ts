@@ -1,9 +1,10 @@
 import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
-import { cleanLine, cutLine, escapeForSlackCode } from './escape.js';
+import { cutLine } from './escape.js';
 import { FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
-import { marker, redact } from './redact.js';
+import { marker } from './redact.js';
+import { forCodeBlock, safeLine } from './sanitize.js';
 import type { LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
@@ -15,7 +16,7 @@ const CONTEXT_LINE_MAX_CHARS = 500;
 function showLine(line: RawLine, byteMode: boolean, maxChars: number): string {
   if (line.secret) return marker('private-key');
   const text = byteMode ? Buffer.from(line.text, 'latin1').toString('utf8') : line.text;
-  return cutLine(redact(cleanLine(text)), maxChars);
+  return cutLine(safeLine(text), maxChars);
 }
 
 function nonEmptySource(source: LogSource): LogSource | undefined {
@@ -45,7 +46,7 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     transient: decision.transient,
     // With no error found there is nothing to fix yet: only the guide's general rule applies.
     advice: decision.decidedBy === 'none' ? SAFE_RECOVERY.oneChange : adviceFor(decision.category, decision.transient),
-    snippet: escapeForSlackCode(redact(tail.join('\n')), SNIPPET_MAX_CHARS),
+    snippet: forCodeBlock(tail.join('\n'), SNIPPET_MAX_CHARS),
     summary: decision.summary,
     decidedBy: decision.decidedBy,
     strength: decision.strength,

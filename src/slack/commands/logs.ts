@@ -4,7 +4,6 @@
  */
 import type { PodInfo, Workload } from '../../model.js';
 import { failureCandidates } from '../../notify/enrich.js';
-import { redact } from '../../triage/index.js';
 import type { ListenerDeps } from '../listeners.js';
 import type { SlackMessage } from '../blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
@@ -56,6 +55,6 @@ export async function logsOf(deps: ListenerDeps, found: Found, tail: number, cap
     'reading the log',
   );
   const others = workload.pods.length > 1 ? `The workload has ${workload.pods.length} pods; this is ${target.why}.` : undefined;
-  return logsMessage({ workload, pod: target.pod.name, container: target.container, previous: target.previous, text: redact(text), tail, capped, note: others });
+  return logsMessage({ workload, pod: target.pod.name, container: target.container, previous: target.previous, text, tail, capped, note: others });
 }
 

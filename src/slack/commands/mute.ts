@@ -5,7 +5,7 @@
  */
 import { muteScope } from '../../notify/mutes.js';
 import type { SlackMessage } from '../blocks.js';
-import { inlineCode, slackDate } from '../mrkdwn.js';
+import { forInlineCode, slackDate } from '../mrkdwn.js';
 import type { MuteTarget } from '../parse-command.js';
 import { confirmationMessage, relative } from '../views.js';
 import { findVisibleWorkload, type Asker } from './context.js';
@@ -21,12 +21,12 @@ export async function muteReply(asker: Asker, target: MuteTarget, forMs: number 
 
 export function muteWorkload(asker: Asker, namespace: string, name: string, project: string, until: Date | undefined): SlackMessage {
   asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name), until);
-  return confirmationMessage(`Muted ${inlineCode(name, 120)} in project ${inlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute ${name} -p ${project}\` undoes it.`);
+  return confirmationMessage(`Muted ${forInlineCode(name, 120)} in project ${forInlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute ${name} -p ${project}\` undoes it.`);
 }
 
 export function muteProject(asker: Asker, project: string, until: Date | undefined): SlackMessage {
   asker.deps.store.mute(asker.userId, muteScope.project(project), until);
-  return confirmationMessage(`Muted project ${inlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute project ${project}\` undoes it.`);
+  return confirmationMessage(`Muted project ${forInlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute project ${project}\` undoes it.`);
 }
 
 function howLong(until: Date | undefined, now: Date): string {
@@ -41,7 +41,7 @@ export function unmuteReply(asker: Asker, target: MuteTarget): SlackMessage {
   const { store, now } = asker.deps;
   if (target.type === 'project') {
     const removed = store.unmute(asker.userId, muteScope.project(target.project));
-    return confirmationMessage(removed ? `Unmuted project ${inlineCode(target.project, 100)}.` : `Project ${inlineCode(target.project, 100)} was not muted.`);
+    return confirmationMessage(removed ? `Unmuted project ${forInlineCode(target.project, 100)}.` : `Project ${forInlineCode(target.project, 100)} was not muted.`);
   }
   const { name, project } = target.query;
   const scopes = store
@@ -52,5 +52,5 @@ export function unmuteReply(asker: Asker, target: MuteTarget): SlackMessage {
       return !!match && match[2] === name && (!project || match[1] === project || match[1] === `runai-${project}`);
     });
   for (const scope of scopes) store.unmute(asker.userId, scope);
-  return confirmationMessage(scopes.length ? `Unmuted ${inlineCode(name, 120)}.` : `${inlineCode(name, 120)} was not muted.`);
+  return confirmationMessage(scopes.length ? `Unmuted ${forInlineCode(name, 120)}.` : `${forInlineCode(name, 120)} was not muted.`);
 }
