@@ -86,17 +86,31 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
   return kc;
 }
 
-function openStore(path: string): Store {
-  let store: Store | undefined;
-  try {
-    store = new Store(path);
-    // Opening succeeds on a read-only file; the first write is where it would fail later.
-    const problem = store.probeWrite(new Date());
-    if (problem) throw Object.assign(new Error(problem), { code: problem });
-    return store;
-  } catch (err) {
-    store?.close();
-    throw storeError(err, path);
+/**
+ * How long start-up waits for a store another process has locked (a replica being replaced, a
+ * backup, sqlite3 in a shell). Without the wait, a restart that meets a lock exits, and
+ * restarts into the same lock.
+ */
+const STORE_LOCK_WAIT_MS = 60_000;
+
+async function openStore(path: string, log: Logger): Promise<Store> {
+  const started = Date.now();
+  for (;;) {
+    let store: Store | undefined;
+    try {
+      store = new Store(path);
+      // Opening succeeds on a read-only file; the first write is where it would fail later.
+      const problem = store.probeWrite(new Date());
+      if (problem) throw Object.assign(new Error(problem), { code: problem });
+      return store;
+    } catch (err) {
+      store?.close();
+      const code = (err as { code?: string }).code;
+      const locked = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+      if (!locked || Date.now() - started > STORE_LOCK_WAIT_MS) throw storeError(err, path);
+      log.warn({ store: path, code }, 'the store is locked by another process; waiting');
+      await delay(1000);
+    }
   }
 }
 
@@ -104,7 +118,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? (() => new Date());
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.secrets.kubeconfig);
-  const store = openStore(config.store.path);
+  const store = await openStore(config.store.path, log);
   const metrics = new Metrics({ defaultMetrics: true });
   const reader = createClusterReader(kubeConfig);
 

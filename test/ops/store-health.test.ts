@@ -2,7 +2,12 @@
  * The store refusing writes at runtime (a full or read-only volume): readiness says so until
  * writes work again, and the bot keeps running.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
+import { Store } from '../../src/store/sqlite.js';
 import { eventually, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, workloadCr } from '../helpers/workloads.js';
@@ -40,4 +45,23 @@ describe('a store that cannot be written', () => {
     expect(after.status).toBe(200);
     expect(after.body.checks.store).toEqual({ ok: true });
   });
+
+  it('waits out a store another process holds locked at start, rather than exiting into the same lock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runai-locked-'));
+    const path = join(dir, 'bot.db');
+    new Store(path).close();
+    const other = new Database(path);
+    try {
+      // Longer than the store's 5 s busy timeout: a restart during a backup or a replica handover.
+      other.exec('BEGIN EXCLUSIVE');
+      const release = setTimeout(() => other.exec('COMMIT'), 7000);
+      bot = await sims.startBot({ store: { path } });
+      clearTimeout(release);
+      expect(bot.captured.entries.some((e) => e.msg === 'the store is locked by another process; waiting')).toBe(true);
+      expect((await readiness()).status).toBe(200);
+    } finally {
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
