@@ -38,6 +38,7 @@ export function benchConfig(yaml: YamlConfig, sims: SimEndpoints, dir: string): 
       ...yaml,
       owners: { emailDomain: EMAIL_DOMAIN, ...(yaml.owners ?? {}) },
       slack: { port: 0, ...(yaml.slack ?? {}) },
+      ops: { port: 0, ...(yaml.ops ?? {}) },
       store: { path: join(dir, 'bot.db') },
     },
     { SLACK_BOT_TOKEN: sims.botToken, SLACK_APP_TOKEN: sims.appToken, SLACK_API_URL: sims.slackApiUrl, KUBECONFIG: sims.kubeconfig },
