@@ -18,6 +18,7 @@ import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
+import { ConcurrencyLimiter } from '../lib/limiter.js';
 import { decideChange, decideDeletion, decideStuck, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
@@ -51,6 +52,8 @@ export interface ReconcilerOptions {
   onMalformed?(ref: string, reason: string): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
+  /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
+  maxConcurrentDecisions?: number;
 }
 
 interface Cached {
@@ -63,10 +66,13 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly cache = new Map<string, Cached>();
   private synced = false;
   private readonly perWorkload = new KeyedSerializer();
+  private readonly slots: ConcurrencyLimiter;
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
   private readonly reconcileQueued = new Set<string>();
 
-  constructor(private readonly options: ReconcilerOptions) {}
+  constructor(private readonly options: ReconcilerOptions) {
+    this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
+  }
 
   /** Workloads as last seen (read-only snapshots without pods). */
   workloads(): Workload[] {
@@ -118,7 +124,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   /** Queues a decision for one workload after those already queued for it; a failure is logged. */
   private schedule(uid: string, what: string, job: () => Promise<void>): void {
-    void this.perWorkload.run(uid, job).catch((err: unknown) =>
+    void this.perWorkload.run(uid, () => this.slots.run(job)).catch((err: unknown) =>
       this.options.log.error({ uid, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, `${what} failed; the next event or resync decides again`),
     );
   }
