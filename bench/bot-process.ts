@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const config = benchConfig(request.yaml, request.sims, request.dir);
   const started = performance.now();
   const bot = await startBot({ config, log: benchLog(), kubeConfig: loadKubeConfig(request.sims.kubeconfig) });
-  while (!bot.ready()) await sleep(10);
+  while (!(await bot.ready())) await sleep(10);
   send({ type: 'ready', sinceProcessStartMs: performance.now(), startBotMs: performance.now() - started });
   await sleep(request.settleMs);
   const { rss, hwm } = procMemory();

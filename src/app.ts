@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { pendingAfterMs, type Config } from './config.js';
+import { pendingAfterMs, storeUrl, type Config } from './config.js';
 import type { LifecycleState } from './model.js';
 import { discoverWorkloadKinds, describeKubeError, type WorkloadKindRef } from './cluster/kinds.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
@@ -23,8 +23,9 @@ import { kubeconfigError, listenError, storeError, StartupError } from './ops/st
 import { RetentionPruner } from './ops/retention.js';
 import { SlackGateway } from './slack/client.js';
 import { registerListeners } from './slack/listeners.js';
-import { Store } from './store/sqlite.js';
-import { SqliteMaintenanceLedger } from './store/maintenance-ledger.js';
+import type { Store } from './store/port.js';
+import { openConfiguredStore } from './store/open.js';
+import { StoreMaintenanceLedger } from './store/maintenance-ledger.js';
 import { LogArchiver } from './archive/archiver.js';
 import { ArchiveProblemReporter } from './archive/problem-reporter.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -67,7 +68,7 @@ export interface Bot {
   readonly port: number;
   /** HTTP mode: port of /slack/events (which serves nothing else). */
   readonly slackPort?: number;
-  ready(): boolean;
+  ready(): Promise<boolean>;
   /** Resolves when every alert decided so far has been prepared and the outbox tried once. */
   settle(): Promise<void>;
   /** Runs the stuck-Pending/Initializing check now (it also runs on a timer). */
@@ -93,22 +94,23 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
  */
 const STORE_LOCK_WAIT_MS = 60_000;
 
-async function openStore(path: string, log: Logger): Promise<Store> {
+async function openStore(config: Config, log: Logger): Promise<Store> {
+  const url = storeUrl(config);
   const started = Date.now();
   for (;;) {
     let store: Store | undefined;
     try {
-      store = new Store(path);
+      store = await openConfiguredStore({ path: config.store.path, url });
       // Opening succeeds on a read-only file; the first write is where it would fail later.
-      const problem = store.probeWrite(new Date());
+      const problem = await store.probeWrite(new Date());
       if (problem) throw Object.assign(new Error(problem), { code: problem });
       return store;
     } catch (err) {
-      store?.close();
+      await store?.close();
       const code = (err as { code?: string }).code;
       const locked = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-      if (!locked || Date.now() - started > STORE_LOCK_WAIT_MS) throw storeError(err, path);
-      log.warn({ store: path, code }, 'the store is locked by another process; waiting');
+      if (!locked || Date.now() - started > STORE_LOCK_WAIT_MS) throw storeError(err, url ? { url } : { path: config.store.path });
+      log.warn({ store: config.store.path, code }, 'the store is locked by another process; waiting');
       await delay(1000);
     }
   }
@@ -118,7 +120,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? (() => new Date());
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.secrets.kubeconfig);
-  const store = await openStore(config.store.path, log);
+  const store = await openStore(config, log);
   const metrics = new Metrics({ defaultMetrics: true });
   const reader = createClusterReader(kubeConfig);
 
@@ -134,17 +136,17 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 
   let watcher: WorkloadWatcher | undefined;
   let shuttingDown = false;
-  const storeCheck = () => {
+  const storeCheck = async () => {
     // A tiny real write: a full disk or a read-only volume shows here, and clears once writes work again.
-    const problem = store.probeWrite(now());
+    const problem = await store.probeWrite(now());
     return problem ? { ok: false, detail: `cannot write the store (${problem}); alerts cannot be queued until it can` } : { ok: true };
   };
-  const checks = () => {
+  const checks = async () => {
     const slackStatus = slackApp.connection.status();
     return {
       cluster: { ok: !!watcher?.synced, detail: watcher?.synced ? undefined : 'workload watch not synced yet' },
       slack: slackStatus.ok ? { ok: true } : { ok: false, detail: slackStatus.detail },
-      store: storeCheck(),
+      store: await storeCheck(),
     };
   };
   const handlers = opsHandlers(metrics, { checks });
@@ -155,10 +157,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     announce: options.announce,
     onConnected: () => {
       // What failed while Slack was away is due now, not after its backoff.
-      const expedited = store.expediteOutbox(now());
-      if (expedited) log.info({ expedited }, 'Slack is back: sending what was queued');
-      // Only called once slackApp.start() has run, which is after the outbox is built.
-      outbox.kick();
+      void store
+        .expediteOutbox(now())
+        .then((expedited) => {
+          if (expedited) log.info({ expedited }, 'Slack is back: sending what was queued');
+        })
+        .catch((err: unknown) => log.warn({ err: (err as Error)?.message ?? String(err) }, 'cannot make the queued messages due now; they go at their own time'))
+        // Only called once slackApp.start() has run, which is after the outbox is built.
+        .finally(() => outbox.kick());
     },
     // Until Slack has accepted the token every send would fail and use up one of a message's
     // tries: an outage at start longer than the outbox's retries would otherwise drop alerts.
@@ -225,7 +231,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const maintenance = config.maintenance
     ? new MaintenanceService({
         fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now }),
-        ledger: new SqliteMaintenanceLedger(store),
+        ledger: new StoreMaintenanceLedger(store),
         post: async (channel, message) => void (await gateway.post(channel, message)),
         dm: async (owner, message) => {
           const user = await owners.slackUserFor(owner);
@@ -267,7 +273,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   try {
     opsServer = await startOpsServer(config.ops.port, handlers, config.ops.host);
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   const port = (opsServer.address() as AddressInfo).port;
@@ -284,7 +290,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   } catch (err) {
     opsServer.close(); // a listening socket would keep a failed start's process alive
     await slackApp.stop();
-    store.close();
+    await store.close();
     throw err;
   }
 
@@ -313,7 +319,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const stuckTimer = setInterval(() => reconciler.checkStuck(), STUCK_CHECK_MS);
   stuckTimer.unref();
   const gaugeTimer = setInterval(() => {
-    metrics.outboxDepth.set(store.outboxDepth());
+    store.outboxDepth().then((depth) => metrics.outboxDepth.set(depth), () => undefined);
     metrics.kubeRequests.set(watcher!.stats.requests + reader.requests);
     metrics.watchRestarts.set(watcher!.stats.watchRestarts);
     metrics.kubeErrors.set(watcher!.stats.errors);
@@ -336,8 +342,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     retention,
     port,
     slackPort,
-    ready: () => Object.values(checks()).every((c) => c.ok),
+    ready: async () => Object.values(await checks()).every((c) => c.ok),
     settle: async () => {
+      await reconciler.idle();
       await notifier.idle();
       await outbox.flush();
     },
@@ -351,15 +358,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         maintenance?.stop();
         cleanup.stop();
         retention.stop();
-        notifier.flushBursts();
         clearInterval(gaugeTimer);
-        // Finish what is being prepared and sent; what is left stays queued on disk.
+        // Finish what is being decided, prepared and sent; what is left stays queued in the store.
+        await Promise.race([reconciler.idle(), delay(3000)]);
+        await Promise.race([notifier.flushBursts(), delay(2000)]);
         await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
         await slackApp.stop().catch(() => undefined);
         await new Promise<void>((resolve) => opsServer.close(() => resolve()));
         opsServer.closeAllConnections();
-        store.close();
+        await store.close();
         log.info('runai-slack-bot stopped');
       })()),
   };

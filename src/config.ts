@@ -94,7 +94,17 @@ const fileSchema = z.strictObject({
       resyncMinutes: z.number().min(1).max(24 * 60).default(30),
     })
     .default({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24, resyncMinutes: 30 }),
-  store: z.strictObject({ path: z.string().min(1).default('./runai-slack-bot.db') }).default({ path: './runai-slack-bot.db' }),
+  store: z
+    .strictObject({
+      /** The embedded SQLite file (the default store). */
+      path: z.string().min(1).default('./runai-slack-bot.db'),
+      /** postgres://user@host:5432/db: the whole store in PostgreSQL instead (or env DATABASE_URL). */
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    })
+    .default({ path: './runai-slack-bot.db' }),
   alerts: z
     .strictObject({
       pendingAfter: duration.default(30 * 60_000),
@@ -162,6 +172,8 @@ export interface Secrets {
   slackSigningSecret?: string;
   slackApiUrl?: string;
   kubeconfig?: string;
+  /** PostgreSQL URL for the store when `store.url` is not set (it may carry a password). */
+  databaseUrl?: string;
 }
 
 export interface Config extends FileConfig {
@@ -200,6 +212,7 @@ function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
     slackSigningSecret: value('SLACK_SIGNING_SECRET'),
     slackApiUrl: value('SLACK_API_URL'),
     kubeconfig: value('KUBECONFIG'),
+    databaseUrl: value('DATABASE_URL'),
   };
 }
 
@@ -210,6 +223,9 @@ function crossChecks(config: Config): string[] {
   }
   if (config.slack.mode === 'http' && config.ops.port !== 0 && config.ops.port === config.slack.port) {
     problems.push(`ops.port: ${config.ops.port} is also slack.port; in HTTP mode Slack's port is public, so /healthz, /readyz and /metrics need a port of their own (default 9090)`);
+  }
+  if (!config.store.url && config.secrets.databaseUrl && !/^postgres(ql)?:\/\//.test(config.secrets.databaseUrl)) {
+    problems.push('DATABASE_URL: must be a postgres:// or postgresql:// URL (unset it to keep the store in store.path)');
   }
   if (!cron.validate(config.cleanup.cron)) problems.push(`cleanup.cron: "${config.cleanup.cron}" is not a cron expression such as "0 9 * * 1"`);
   if (config.maintenance && !cron.validate(config.maintenance.refreshCron)) {
@@ -261,6 +277,11 @@ export function loadConfig(path: string | undefined, env: Record<string, string 
     throw new ConfigError([`${file}: must be a YAML mapping of sections (slack:, owners:, cluster:, …)`]);
   }
   return parseConfig(raw, env);
+}
+
+/** The PostgreSQL URL the store uses (`store.url`, else DATABASE_URL), or undefined for SQLite at `store.path`. */
+export function storeUrl(config: Config): string | undefined {
+  return config.store.url ?? config.secrets.databaseUrl;
 }
 
 /** Pending threshold for a project: its own override, else the global one. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseConfig, pendingAfterMs, slackSecretProblems } from '../src/config.js';
+import { ConfigError, loadConfig, parseConfig, pendingAfterMs, slackSecretProblems, storeUrl } from '../src/config.js';
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -21,6 +21,15 @@ describe('config', () => {
     expect(config.store.path).toBe('./runai-slack-bot.db');
     expect(config.alerts.pendingAfter).toBe(30 * 60_000);
     expect(config.cleanup).toEqual({ after: 3 * 86_400_000, cron: '0 9 * * 1' });
+  });
+
+  it('puts the store in PostgreSQL with store.url or DATABASE_URL, the file winning, and refuses other URLs', () => {
+    expect(storeUrl(parseConfig({}))).toBeUndefined();
+    expect(storeUrl(parseConfig({ store: { url: 'postgres://bot@db:5432/bot' } }))).toBe('postgres://bot@db:5432/bot');
+    expect(storeUrl(parseConfig({}, { DATABASE_URL: 'postgresql://bot:pw@db/bot' }))).toBe('postgresql://bot:pw@db/bot');
+    expect(storeUrl(parseConfig({ store: { url: 'postgres://a@x/a' } }, { DATABASE_URL: 'postgres://b@y/b' }))).toBe('postgres://a@x/a');
+    expect(problemsOf(() => parseConfig({ store: { url: 'mysql://db/bot' } })).join('\n')).toMatch(/store\.url.*postgres:\/\//);
+    expect(problemsOf(() => parseConfig({}, { DATABASE_URL: 'sqlite:///x.db' })).join('\n')).toMatch(/DATABASE_URL: must be a postgres/);
   });
 
   it('accepts the example of the foundation issue and converts durations and sizes', () => {

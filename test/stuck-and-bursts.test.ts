@@ -110,7 +110,7 @@ describe('stuck workloads and bursts', () => {
     const [summary] = await eventually(() => slack.messagesTo('C0OPS').length > 0 && slack.messagesTo('C0OPS'), 'the operators\' summary', 10_000);
     expect(String(summary.body.text)).toContain('node gpu-17 lost? 60 of 60 workloads of 1 owner');
     // Nothing more, without sleeping: every rewrite still pending is made due and sent, the window is closed.
-    bot.notifier.flushBursts();
+    await bot.notifier.flushBursts();
     await bot.settle();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(slack.callsTo('chat.update').filter((c) => String(c.body.text).startsWith('60 of your workloads'))).toHaveLength(1);

@@ -96,7 +96,7 @@ export class LogArchiver {
       log,
       now: this.options.now(),
     });
-    this.options.reporter.report(result, label, this.options.now());
+    await this.options.reporter.report(result, label, this.options.now());
     return result.files.length ? result.path : undefined;
   }
 

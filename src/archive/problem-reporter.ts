@@ -6,12 +6,12 @@
  * generation ends with each recovery message.
  */
 import type { Logger } from 'pino';
-import type { Store } from '../store/sqlite.js';
+import type { LedgerStore, OutboxStore } from '../store/port.js';
 import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../slack/archive-problem-message.js';
 import type { ArchiveResult, StorageProblem } from './archive.js';
 
 export interface ArchiveProblemReporterOptions {
-  store: Store;
+  store: LedgerStore & OutboxStore;
   /** slack.opsChannel; without it problems are only logged. */
   opsChannel?: string;
   /** archive.dir, named in the messages. */
@@ -25,37 +25,51 @@ const PROBLEM_KINDS: readonly StorageProblem['kind'][] = ['disk-full', 'unwritab
 const RECOVERED = 'archive:recovered:';
 
 export class ArchiveProblemReporter {
+  /** Reports run one at a time: each reads the generation the one before it may have ended. */
+  private last: Promise<void> = Promise.resolve();
+
   constructor(private readonly options: ArchiveProblemReporterOptions) {}
 
-  /** Call with every archive's result, successful or not. */
-  report(result: ArchiveResult, workload: string, now: Date): void {
+  /** Call with every archive's result, successful or not. Resolves once reported; never rejects (a store failure is logged). */
+  report(result: ArchiveResult, workload: string, now: Date): Promise<void> {
+    this.last = this.last.then(() =>
+      this.reportNow(result, workload, now).catch((err: unknown) =>
+        this.options.log.error({ err: (err as Error)?.message ?? String(err) }, 'cannot record the log archive problem'),
+      ),
+    );
+    return this.last;
+  }
+
+  private async reportNow(result: ArchiveResult, workload: string, now: Date): Promise<void> {
     const { store, opsChannel, dir, log } = this.options;
     if (!opsChannel) return;
-    const generation = this.generation();
+    const generation = await this.generation();
     if (result.storage) {
       const message = buildArchiveProblemMessage({ problem: result.storage, dir, workload });
       const key = problemKey(result.storage.kind, generation);
-      if (store.enqueue({ key, kind: 'archive-problem', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
+      if (await store.enqueue({ key, kind: 'archive-problem', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
         log.warn({ key, problem: result.storage.kind }, 'log archive problem reported to the operators');
         this.options.queued();
       }
       return;
     }
-    if (!PROBLEM_KINDS.some((kind) => this.wasReported(problemKey(kind, generation)))) return;
+    let reported = false;
+    for (const kind of PROBLEM_KINDS) if ((reported = await this.wasReported(problemKey(kind, generation)))) break;
+    if (!reported) return;
     const message = buildArchiveRecoveredMessage({ dir, path: result.path });
-    if (store.enqueue({ key: `${RECOVERED}${generation}`, kind: 'archive-recovered', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
+    if (await store.enqueue({ key: `${RECOVERED}${generation}`, kind: 'archive-recovered', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
       this.options.queued();
     }
   }
 
   /** How many recoveries were announced (or are about to be): problems after one are news again. */
-  private generation(): number {
-    const announced = this.options.store.ledgerKeys(RECOVERED).size;
-    return this.options.store.isQueued(`${RECOVERED}${announced}`) ? announced + 1 : announced;
+  private async generation(): Promise<number> {
+    const announced = (await this.options.store.ledgerKeys(RECOVERED)).size;
+    return (await this.options.store.isQueued(`${RECOVERED}${announced}`)) ? announced + 1 : announced;
   }
 
-  private wasReported(key: string): boolean {
-    return this.options.store.wasSent(key) || this.options.store.isQueued(key);
+  private async wasReported(key: string): Promise<boolean> {
+    return (await this.options.store.wasSent(key)) || (await this.options.store.isQueued(key));
   }
 }
 

@@ -26,10 +26,10 @@ export interface FeedCacheEntry {
   fetchedAt: string;
 }
 
-/** Persisted last good copy per feed URL (the SQLite store implements it). */
+/** Persisted last good copy per feed URL (the store implements it, asynchronously; the memory cache at once). */
 export interface FeedCacheStore {
-  getFeedCache(url: string): FeedCacheEntry | undefined;
-  putFeedCache(url: string, entry: FeedCacheEntry): void;
+  getFeedCache(url: string): FeedCacheEntry | undefined | Promise<FeedCacheEntry | undefined>;
+  putFeedCache(url: string, entry: FeedCacheEntry): void | Promise<void>;
 }
 
 export class MemoryFeedCache implements FeedCacheStore {
@@ -118,12 +118,12 @@ export class FeedFetcher {
   }
 
   /** The last good copy, without fetching. */
-  lastGood(): FeedCacheEntry | undefined {
-    return this.opts.cache.getFeedCache(this.opts.feed);
+  async lastGood(): Promise<FeedCacheEntry | undefined> {
+    return await this.opts.cache.getFeedCache(this.opts.feed);
   }
 
   async refresh(): Promise<FeedFetchResult> {
-    const cached = this.lastGood();
+    const cached = await this.lastGood();
     try {
       const fetched = /^https?:\/\//i.test(this.url) ? await this.fetchHttp(cached) : await this.readFile(cached);
       const fetchedAt = this.now().toISOString();
@@ -140,7 +140,7 @@ export class FeedFetcher {
         }
         entry = { body: fetched.body, etag: fetched.etag, lastModified: fetched.lastModified, fetchedAt };
       }
-      this.opts.cache.putFeedCache(this.opts.feed, entry);
+      await this.opts.cache.putFeedCache(this.opts.feed, entry);
       this.failingSince = undefined;
       return this.result(entry);
     } catch (err) {

@@ -1,19 +1,22 @@
 /**
  * What the bot has told people about maintenance, so that each reminder goes out once, ever,
- * across restarts. The SQLite store implements this interface; MemoryMaintenanceLedger serves
- * tests and one-shot commands.
+ * across restarts. The store implements this interface (store/maintenance-ledger.ts, async since
+ * the store may be PostgreSQL); MemoryMaintenanceLedger serves tests and one-shot commands.
  */
 import type { KnownWindow } from './plan.js';
 import type { MaintenanceWindow } from './window.js';
 
+/** The store answers asynchronously (it may be PostgreSQL); the in-memory ledger at once. */
+type Awaitable<T> = T | Promise<T>;
+
 export interface MaintenanceLedger {
   /** Reminder keys already posted. */
-  sentKeys(): Set<string>;
-  markSent(key: string, at: Date): void;
+  sentKeys(): Awaitable<Set<string>>;
+  markSent(key: string, at: Date): Awaitable<void>;
   /** The last announced version of each window, by window key. */
-  known(): Map<string, KnownWindow>;
+  known(): Awaitable<Map<string, KnownWindow>>;
   /** Record `window` as announced in its current version. */
-  remember(window: MaintenanceWindow): void;
+  remember(window: MaintenanceWindow): Awaitable<void>;
 }
 
 export function knownVersion(window: MaintenanceWindow): KnownWindow {

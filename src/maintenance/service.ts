@@ -104,16 +104,16 @@ export class MaintenanceService {
       now,
       offsetsMs: config.remindBefore,
       ownerNoticeMs: config.notifyOwnersBefore,
-      sent: ledger.sentKeys(),
-      known: ledger.known(),
+      sent: await ledger.sentKeys(),
+      known: await ledger.known(),
       complete: feed.complete ? { from: feed.from, to: feed.to } : undefined,
     });
     const posted: DueReminder[] = [];
     for (const reminder of due) {
       try {
         if (!(await this.send(reminder, now))) continue;
-        for (const key of [reminder.key, ...reminder.settles]) ledger.markSent(key, now);
-        if (reminder.kind !== 'owners' && reminder.kind !== 'end') ledger.remember(reminder.window);
+        for (const key of [reminder.key, ...reminder.settles]) await ledger.markSent(key, now);
+        if (reminder.kind !== 'owners' && reminder.kind !== 'end') await ledger.remember(reminder.window);
         posted.push(reminder);
       } catch (err) {
         this.deps.log.error({ key: reminder.key, err: errorText(err) }, 'maintenance reminder not sent; will retry');
@@ -214,14 +214,14 @@ export class MaintenanceService {
       if (w.state !== 'Running' || !w.owner) continue;
       byOwner.set(w.owner, [...(byOwner.get(w.owner) ?? []), w]);
     }
-    const sent = this.deps.ledger.sentKeys();
+    const sent = await this.deps.ledger.sentKeys();
     const failures: string[] = [];
     for (const [owner, workloads] of byOwner) {
       const key = `${reminder.key}:${owner}`;
       if (sent.has(key)) continue;
       try {
         await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()));
-        this.deps.ledger.markSent(key, now);
+        await this.deps.ledger.markSent(key, now);
       } catch (err) {
         failures.push(`${owner}: ${errorText(err)}`);
       }

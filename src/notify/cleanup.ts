@@ -7,7 +7,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { LifecycleState } from '../model.js';
-import type { Store, StoredWorkload } from '../store/sqlite.js';
+import type { OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { buildCleanupDigest } from '../slack/cleanup-message.js';
 
 /** States a workload rests in until someone deletes it. */
@@ -36,7 +36,7 @@ export function cleanupKey(owner: string, now: Date): string {
 }
 
 export interface CleanupNudgerOptions {
-  store: Store;
+  store: WorkloadStore & OutboxStore;
   /** cleanup.after */
   afterMs: number;
   /** cleanup.cron */
@@ -60,9 +60,9 @@ export class CleanupNudger {
     if (!cron.validate(expression)) throw new Error(`cleanup.cron: "${expression}" is not a cron expression (e.g. "0 9 * * 1", Mondays at 09:00)`);
     this.task = cron.schedule(
       expression,
-      () => {
+      async () => {
         try {
-          this.runOnce(this.options.now());
+          await this.runOnce(this.options.now());
         } catch (err) {
           log.error({ err: (err as Error).message }, 'cleanup nudges failed');
         }
@@ -78,16 +78,16 @@ export class CleanupNudger {
   }
 
   /** Queues one nudge per owner with stale workloads; returns how many were queued (not sent before today). */
-  runOnce(now: Date): number {
+  async runOnce(now: Date): Promise<number> {
     const { store, afterMs, log } = this.options;
     let queued = 0;
-    for (const [owner, workloads] of staleWorkloadsByOwner(store.allWorkloads(), now, afterMs)) {
+    for (const [owner, workloads] of staleWorkloadsByOwner(await store.allWorkloads(), now, afterMs)) {
       const projects = new Set(workloads.map((w) => w.project));
       // One project: its channel stands in for an owner Slack does not know, and its mute applies.
       // Several: no single project speaks for the message, so neither does.
       const project = projects.size === 1 ? workloads[0].project : '';
       const message = buildCleanupDigest({ workloads, afterMs });
-      if (store.enqueue({ key: cleanupKey(owner, now), kind: 'cleanup', target: { type: 'owner', owner, project }, payload: message }, now)) queued++;
+      if (await store.enqueue({ key: cleanupKey(owner, now), kind: 'cleanup', target: { type: 'owner', owner, project }, payload: message }, now)) queued++;
     }
     if (queued) this.options.queued();
     log.info({ queued }, 'cleanup nudges queued');

@@ -3,7 +3,7 @@
  * a while or until unmuted) and their settings (opt-ins, quiet hours). Checked when the message
  * is about to be sent, since only then is the person known.
  */
-import type { OutboxItem, Store } from '../store/sqlite.js';
+import type { OutboxItem, PreferenceStore } from '../store/port.js';
 import { quietUntil, settingsOf } from './settings.js';
 
 export const muteScope = {
@@ -16,12 +16,12 @@ const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pend
 
 export type Delivery = { action: 'send' } | { action: 'drop'; why: string } | { action: 'defer'; until: Date };
 
-export function deliveryFor(store: Store, userId: string, item: OutboxItem, now: Date): Delivery {
+export async function deliveryFor(store: PreferenceStore, userId: string, item: OutboxItem, now: Date): Promise<Delivery> {
   if (item.target.type !== 'owner') return { action: 'send' };
-  const scopes = new Set(store.activeMutes(userId, now).map((m) => m.scope));
+  const scopes = new Set((await store.activeMutes(userId, now)).map((m) => m.scope));
   if (scopes.has(muteScope.project(item.target.project))) return { action: 'drop', why: 'project muted' };
   if (item.target.workload && scopes.has(`workload:${item.target.workload}`)) return { action: 'drop', why: 'workload muted' };
-  const settings = settingsOf(store, userId);
+  const settings = await settingsOf(store, userId);
   const optIn = OPT_IN[item.kind as keyof typeof OPT_IN];
   if (optIn && !settings[optIn]) return { action: 'drop', why: `${optIn} messages turned off in settings` };
   const until = quietUntil(settings.quietHours, now);

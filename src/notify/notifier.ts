@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Workload } from '../model.js';
-import type { Store } from '../store/sqlite.js';
+import type { Store } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizeWorkload } from '../cluster/normalize.js';
 import { buildOpsBurstMessage } from '../slack/burst-messages.js';
@@ -46,6 +46,7 @@ export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly slots: ConcurrencyLimiter;
   private readonly ops: OpsBurstCounter;
+  private opsPosting: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
@@ -71,17 +72,17 @@ export class Notifier implements AlertSink {
   }
 
   /** Makes pending burst rewrites due now and posts the operators' summary (shutdown, tests). */
-  flushBursts(): void {
+  async flushBursts(): Promise<void> {
     try {
-      this.options.store.burstRewritesDueNow(this.options.now());
+      await this.options.store.burstRewritesDueNow(this.options.now());
     } catch (err) {
       // Nothing is lost: the rewrites stay queued for their own time.
       this.options.log.warn({ err: (err as Error).message }, 'cannot make burst rewrites due now');
     }
     this.ops.flush();
+    await this.opsPosting;
     this.options.outbox.kick();
   }
-
 
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
@@ -117,31 +118,21 @@ export class Notifier implements AlertSink {
       this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is sent on its own');
     }
     if (!destination) return this.queue(alert, w, message, kind);
-    this.admitToBurst(destination, entry, item);
+    await this.admitToBurst(destination, entry, item);
   }
 
   /**
    * Opens a burst (the alert is queued and becomes its anchor) or folds the alert into the open
    * one. One transaction: the fold, its membership and the burst's rewrite are on disk together,
-   * and the alert is not told until Slack accepts a rewrite naming it.
+   * and the alert is not told until Slack accepts a rewrite naming it. The store serialises
+   * admissions per destination, so two alerts for one person cannot both open a burst.
    */
-  private admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): void {
+  private async admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): Promise<void> {
     const { store, log } = this.options;
     const now = this.options.now();
-    const outcome = store.transaction(() => {
-      const open = store.openBurst(destination.key, now);
-      const decision = admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs);
-      if (!decision.grouped) {
-        store.pruneClosedBursts(now);
-        if (!store.enqueue(item, now)) return undefined;
-        store.openNewBurst({ anchorKey: item.key, destination: destination.key, anchorEntry: entry, openedAt: now.toISOString(), closesAt: new Date(decision.closesAt).toISOString() });
-        return { folded: false as const };
-      }
-      const { key, ...alone } = item;
-      if (!store.addBurstEntry({ key, anchorKey: decision.anchorKey, entry, item: alone }, now)) return undefined;
-      store.scheduleBurstRewrite(decision.anchorKey, new Date(decision.rewriteAt), now);
-      return { folded: true as const, anchorKey: decision.anchorKey };
-    });
+    const outcome = await store.admitToBurst(destination.key, item, entry, now, (open) =>
+      admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs),
+    );
     if (!outcome) return;
     if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
@@ -169,26 +160,28 @@ export class Notifier implements AlertSink {
     if (this.options.currentState(w.uid) !== w.state) return;
     const state = w.state as 'Pending' | 'Initializing';
     const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrl }, this.options.now());
-    this.queue(alert, workload, message, state.toLowerCase());
+    await this.queue(alert, workload, message, state.toLowerCase());
   }
 
-  private queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): void {
-    const queued = this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
+  private async queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): Promise<void> {
+    const queued = await this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
     if (queued) {
       this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
       this.options.outbox.kick();
     }
   }
 
+  /** The counter calls back synchronously; the summary is queued in the background, one at a time. */
   private postOpsSummary(burst: OpsBurst): void {
     const channel = this.options.burst.opsChannel;
     this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
     if (!channel) return;
-    this.options.store.enqueue(
-      { key: `ops-burst:${new Date(burst.openedAt).toISOString()}`, kind: 'ops-burst', target: { type: 'channel', channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) },
-      this.options.now(),
-    );
-    this.options.outbox.kick();
+    const item = { key: `ops-burst:${new Date(burst.openedAt).toISOString()}`, kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
+    const now = this.options.now();
+    this.opsPosting = this.opsPosting
+      .then(() => this.options.store.enqueue(item, now))
+      .then(() => this.options.outbox.kick())
+      .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
   }
 }
 

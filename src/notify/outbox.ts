@@ -1,5 +1,5 @@
 /**
- * Sends what the bot has decided to say. Messages are queued in SQLite first (so a crash or a
+ * Sends what the bot has decided to say. Messages are queued in the store first (so a crash or a
  * Slack outage loses nothing), sent in order, moved to the ledger in the same transaction that
  * removes them from the queue, and retried with backoff, honouring Slack's Retry-After, when
  * Slack says no for a reason that can pass.
@@ -19,7 +19,7 @@
  *     passing `retentionMs`; a rejected token holds the whole queue instead.
  */
 import type { Logger } from 'pino';
-import { type LedgerEntry, type OutboxItem, type OutboxTarget, type Store, type StoredBurstEntry } from '../store/sqlite.js';
+import type { LedgerEntry, OutboxItem, OutboxTarget, Store, StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../slack/burst-messages.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../slack/blocks.js';
@@ -55,12 +55,12 @@ export interface OutboxOptions {
   projectChannel(project: string): string | undefined;
   fallbackChannel?: string;
   /** Whether this message may go to this person now (mutes, settings, quiet hours). */
-  delivery(userId: string, item: OutboxItem): Delivery;
+  delivery(userId: string, item: OutboxItem): Promise<Delivery>;
   log: Logger;
   now(): Date;
   onSent?(item: OutboxItem): void;
   onError?(kind: 'ratelimited' | 'transient' | 'permanent' | 'auth' | 'expired'): void;
-  /** A store read or write failed (SQLITE_FULL, SQLITE_BUSY, …); `op` names the call. */
+  /** A store read or write failed (SQLITE_FULL, SQLITE_BUSY, a PostgreSQL error, …); `op` names the call. */
   onStoreError?(op: string, err: unknown): void;
   /** How long an owed message may wait (outage, revoked token) before it is dropped. Default 7 days. */
   retentionMs?: number;
@@ -108,7 +108,7 @@ export class Outbox {
   private readonly pausedChannels = new Map<string, number>();
   private stopped = false;
   /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
-  private readonly unrecorded = new Map<string, { op: string; write: () => void }>();
+  private readonly unrecorded = new Map<string, { op: string; write: () => Promise<void> }>();
   private storeProblem?: StoreProblem;
   private storeFailures = 0;
   private storeRetryAt = 0;
@@ -178,7 +178,7 @@ export class Outbox {
   async burstDestination(item: Pick<OutboxItem, 'key' | 'kind' | 'payload'> & { target: Extract<OutboxTarget, { type: 'owner' }> }): Promise<BurstDestination | undefined> {
     const userId = await this.options.owners.slackUserFor(item.target.owner);
     if (userId) {
-      if (this.options.delivery(userId, asItem(item)).action === 'drop') return undefined;
+      if ((await this.options.delivery(userId, asItem(item))).action === 'drop') return undefined;
       return { key: `user:${userId}`, userId };
     }
     const channel = this.channelForOwnerless(item.target);
@@ -192,13 +192,13 @@ export class Outbox {
   private async drain(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
-      if (this.stopped || !this.recordUnrecorded() || this.holding()) return;
-      const due = this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
+      if (this.stopped || !(await this.recordUnrecorded()) || this.holding()) return;
+      const due = await this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
       if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
         if (this.stopped || !this.storeReady() || this.holding()) return;
-        if (this.expired(item)) {
+        if (await this.expired(item)) {
           progressed = true;
           continue;
         }
@@ -207,7 +207,7 @@ export class Outbox {
           progressed = true;
           this.tokenWorks();
         } catch (err) {
-          progressed = this.failed(item, err) || progressed;
+          progressed = (await this.failed(item, err)) || progressed;
         }
       }
       if (!progressed) return;
@@ -233,16 +233,16 @@ export class Outbox {
     } else {
       const userId = target.type === 'user' ? target.user : await owners.slackUserFor(target.owner);
       if (userId) {
-        const delivery = this.options.delivery(userId, item);
+        const delivery = await this.options.delivery(userId, item);
         if (delivery.action === 'drop') {
           // Recorded as handled, so it is not decided and queued again.
-          if (this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() }))) {
+          if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() }))) {
             log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
           }
           return;
         }
         if (delivery.action === 'defer') {
-          this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false));
+          await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false));
           return;
         }
         recipient = userId;
@@ -253,7 +253,7 @@ export class Outbox {
         recipient = channel ?? '';
         if (!channel) {
           log.error({ key: item.key, owner }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
-          this.write('dropOutbox', () => store.dropOutbox(item.id));
+          await this.write('dropOutbox', () => store.dropOutbox(item.id));
           this.options.onError?.('permanent');
           return;
         }
@@ -261,7 +261,7 @@ export class Outbox {
       }
     }
     const result = await this.withPause(channel, () => slack.post(channel!, payload));
-    this.recordAccepted(item, 'completeOutbox', () =>
+    await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
     );
   }
@@ -273,29 +273,29 @@ export class Outbox {
   private async rewriteBurst(item: OutboxItem, anchorKey: string): Promise<void> {
     const { store, slack, log } = this.options;
     const now = this.options.now();
-    const read = this.storeCall('readBurst', () => ({
-      burst: store.burst(anchorKey),
-      anchor: store.ledgerEntry(anchorKey),
-      queued: store.queuedItem(anchorKey),
-      entries: store.burstEntries(anchorKey),
+    const read = await this.storeCall('readBurst', async () => ({
+      burst: await store.burst(anchorKey),
+      anchor: await store.ledgerEntry(anchorKey),
+      queued: await store.queuedItem(anchorKey),
+      entries: await store.burstEntries(anchorKey),
     }), false);
     if (!read) return;
     const { burst, anchor, queued, entries } = read;
     if (!burst) {
-      this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.write('dropOutbox', () => store.dropOutbox(item.id));
       return;
     }
     if (!anchor) {
       if (queued) {
         const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
-        this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', false));
+        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', false));
         return;
       }
-      this.release(anchorKey, 'the first message was refused or dropped');
+      await this.release(anchorKey, 'the first message was refused or dropped');
       return;
     }
     if (!anchor.channel || !anchor.ts) {
-      this.release(anchorKey, 'the first message was not posted (muted)');
+      await this.release(anchorKey, 'the first message was not posted (muted)');
       return;
     }
     const userId = burst.destination.startsWith('user:') ? burst.destination.slice('user:'.length) : undefined;
@@ -304,7 +304,7 @@ export class Outbox {
     const listed: StoredBurstEntry[] = [];
     for (const e of entries) {
       // A mute set since the fold still applies: a muted workload is never listed to that person.
-      const drop = !e.told && userId && this.options.delivery(userId, asItem({ key: e.key, ...e.item })).action === 'drop';
+      const drop = !e.told && userId && (await this.options.delivery(userId, asItem({ key: e.key, ...e.item }))).action === 'drop';
       if (drop) muted.push({ key: e.key, recipient: `muted:${userId}`, sentAt });
       else listed.push(e);
     }
@@ -316,31 +316,31 @@ export class Outbox {
       await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
-    this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
+    await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
     log.info({ anchor: anchorKey, told: told.length, muted: muted.length }, 'burst grouped for one destination');
   }
 
   /** The folded alerts of a burst whose first message is gone are queued to go out on their own. */
-  private release(anchorKey: string, why: string): void {
-    const released = this.storeCall('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
+  private async release(anchorKey: string, why: string): Promise<void> {
+    const released = await this.storeCall('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
     if (released?.length) this.options.log.warn({ anchor: anchorKey, released: released.length, why }, `${ANCHOR_GONE}; each folded alert is sent on its own`);
   }
 
   /** Rewrites a message already sent; waits while the original is still queued (rewrites queued before bursts were stored). */
   private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
     const { store, slack, log } = this.options;
-    const anchor = store.ledgerEntry(anchorKey);
+    const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
-      if (!anchor && store.isQueued(anchorKey)) {
-        this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false));
+      if (!anchor && (await store.isQueued(anchorKey))) {
+        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false));
       } else {
-        this.write('dropOutbox', () => store.dropOutbox(item.id));
+        await this.write('dropOutbox', () => store.dropOutbox(item.id));
         log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
       }
       return;
     }
     await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, item.payload));
-    this.recordAccepted(item, 'completeOutbox', () =>
+    await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
     );
   }
@@ -359,7 +359,7 @@ export class Outbox {
   }
 
   /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */
-  private failed(item: OutboxItem, err: unknown): boolean {
+  private async failed(item: OutboxItem, err: unknown): Promise<boolean> {
     const { store, log } = this.options;
     const e = err instanceof SlackSendError ? err : new SlackSendError((err as Error)?.message ?? String(err), false);
     const now = this.options.now().getTime();
@@ -369,25 +369,25 @@ export class Outbox {
     }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message));
+      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
       // The grouped message cannot be rewritten (deleted, channel gone, …): nothing is lost, each goes alone.
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the burst rewrite');
-      this.release(item.target.anchorKey, `the rewrite was refused: ${e.slackError}`);
+      await this.release(item.target.anchorKey, `the rewrite was refused: ${e.slackError}`);
       return true;
     }
     if (e.permanent && e.slackError === 'invalid_blocks' && item.payload.blocks) {
       // Never lose the alert over a layout problem: send the text fallback alone.
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the blocks; sending the text fallback only');
-      return this.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
+      return await this.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
     }
     if (e.permanent) {
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError, err: e.message, attempts: item.attempts + 1 }, 'message dropped');
-      this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.write('dropOutbox', () => store.dropOutbox(item.id));
       return true;
     }
     this.options.onError?.('transient');
@@ -395,17 +395,17 @@ export class Outbox {
     // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
-    this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message));
+    await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message));
     return false;
   }
 
   /** No attempt cap: an owed message waits out any outage up to the retention, then is dropped loudly. */
-  private expired(item: OutboxItem): boolean {
+  private async expired(item: OutboxItem): Promise<boolean> {
     const retention = this.options.retentionMs ?? DEFAULT_RETENTION_MS;
     const age = this.options.now().getTime() - Date.parse(item.createdAt);
     if (!(age > retention)) return false;
     const { store, log } = this.options;
-    const dropped = this.storeCall('dropExpired', () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (store.dropOutbox(item.id), [item.key])));
+    const dropped = await this.storeCall('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
     if (!dropped) return false;
     this.options.onError?.('expired');
     log.error({ keys: dropped, kind: item.kind, ageMs: age, retentionMs: retention, lastError: item.lastError }, 'owed message dropped: it waited longer than slack.outboxRetention');
@@ -435,9 +435,9 @@ export class Outbox {
    * Records what Slack accepted. If the store refuses, the fact is kept here and written before
    * anything else is sent, so this process never sends it again.
    */
-  private recordAccepted(item: OutboxItem, op: string, write: () => void): void {
+  private async recordAccepted(item: OutboxItem, op: string, write: () => Promise<void>): Promise<void> {
     this.options.onSent?.(item);
-    if (!this.write(op, write)) this.unrecorded.set(item.key, { op, write });
+    if (!(await this.write(op, write))) this.unrecorded.set(item.key, { op, write });
   }
 
   /** Healthy, or due to probe again with nothing Slack accepted still unwritten. */
@@ -446,11 +446,11 @@ export class Outbox {
   }
 
   /** Writes the facts kept in memory; false while the store still refuses (or is backing off). */
-  private recordUnrecorded(): boolean {
+  private async recordUnrecorded(): Promise<boolean> {
     if (!this.storeProblem) return true;
     if (this.options.now().getTime() < this.storeRetryAt) return false;
     for (const [key, fact] of this.unrecorded) {
-      if (!this.write(fact.op, fact.write)) return false;
+      if (!(await this.write(fact.op, fact.write))) return false;
       this.unrecorded.delete(key);
     }
     // With nothing left to write back, the next store call is the probe.
@@ -458,21 +458,21 @@ export class Outbox {
   }
 
   /** A store write; a failure is logged, counted and backed off, never thrown. */
-  private write(op: string, call: () => void): boolean {
-    return this.storeCall(op, () => (call(), true), true) ?? false;
+  private async write(op: string, call: () => Promise<void>): Promise<boolean> {
+    return (await this.storeCall(op, async () => (await call(), true), true)) ?? false;
   }
 
   /**
    * A store call; undefined when it failed (logged, counted, backed off). Only a write that
    * works ends a store problem: with SQLITE_FULL or SQLITE_READONLY reads still succeed.
    */
-  private storeCall<T>(op: string, call: () => T, writes = true): T | undefined {
+  private async storeCall<T>(op: string, call: () => Promise<T>, writes = true): Promise<T | undefined> {
     try {
-      const value = call();
+      const value = await call();
       // (A failed write is always followed by another: the item it was about is still due, or its fact is kept here.)
       if (this.storeProblem && (writes || !this.storeProblem.write) && this.unrecorded.size <= 1) {
         // (The fact being written back may be the last one kept in memory.)
-        this.options.log.info({ op, store: this.options.store.path, was: this.storeProblem.code }, 'the store accepts writes again');
+        this.options.log.info({ op, store: this.options.store.location, was: this.storeProblem.code }, 'the store accepts writes again');
         this.storeProblem = undefined;
         this.storeFailures = 0;
       }
@@ -482,8 +482,8 @@ export class Outbox {
       this.storeFailures += 1;
       const wait = Math.min(MAX_STORE_BACKOFF_MS, 500 * 2 ** Math.min(this.storeFailures - 1, 10));
       this.storeRetryAt = this.options.now().getTime() + wait;
-      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.path };
-      this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.path, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
+      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.location };
+      this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.location, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
       this.options.onStoreError?.(op, err);
       return undefined;
     }

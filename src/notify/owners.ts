@@ -3,7 +3,7 @@
  * username, an email, a subject ID); Slack knows people by user ID and email. The mapping is
  * explicit config first, then an email lookup; it never guesses a person.
  */
-import type { Store } from '../store/sqlite.js';
+import type { PreferenceStore } from '../store/port.js';
 
 /** The Slack calls this module needs (a WebClient satisfies it). */
 export interface SlackDirectory {
@@ -25,7 +25,7 @@ export class OwnerDirectory {
   constructor(
     private readonly config: OwnerConfig,
     private readonly slack: SlackDirectory,
-    private readonly store: Store,
+    private readonly store: PreferenceStore,
     private readonly now: () => Date,
   ) {}
 
@@ -49,11 +49,11 @@ export class OwnerDirectory {
     if (mapped && SLACK_USER.test(mapped)) return mapped;
     const email = this.emailFor(owner);
     if (!email) return undefined;
-    const cached = this.store.cachedSlackUser(email);
+    const cached = await this.store.cachedSlackUser(email);
     const age = cached ? this.now().getTime() - Date.parse(cached.lookedUpAt) : Infinity;
     if (cached && age < (cached.userId ? FOUND_TTL_MS : NOT_FOUND_TTL_MS)) return cached.userId ?? undefined;
     const userId = await this.slack.lookupByEmail(email);
-    this.store.cacheSlackUser(email, userId ?? null, this.now());
+    await this.store.cacheSlackUser(email, userId ?? null, this.now());
     return userId;
   }
 

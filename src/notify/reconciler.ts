@@ -5,13 +5,20 @@
  * change means is decided by the pure functions of lifecycle/transitions.ts, and the ledger
  * says what was already told, so a restart, a relist or a burst of duplicate events all
  * converge on the same answer: one message per (workload, state), ever.
+ *
+ * The store is asynchronous, so each decision (read memory, decide, write memory, ask the sink)
+ * runs as a job serialised per workload uid: two events for one workload never decide at once.
+ * A job reads the workload as the cache shows it when the job runs (level-triggered), and a
+ * reconcile already waiting for a uid absorbs later events for it.
  */
 import type { Logger } from 'pino';
 import type { LifecycleState, Transition, Workload } from '../model.js';
 import { MalformedWorkloadError, normalizeWorkload, objectRef, type NormalizeOptions } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
-import type { Store, StoredWorkload } from '../store/sqlite.js';
+import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
+import { KeyedSerializer } from '../lib/keyed-serializer.js';
+import { ConcurrencyLimiter } from '../lib/limiter.js';
 import { decideChange, decideDeletion, decideStuck, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
@@ -32,7 +39,7 @@ export interface AlertSink {
 }
 
 export interface ReconcilerOptions {
-  store: Store;
+  store: WorkloadStore & LedgerStore & OutboxStore;
   log: Logger;
   now(): Date;
   /** Options for normalising a workload of this namespace (its labels name the project). */
@@ -45,6 +52,8 @@ export interface ReconcilerOptions {
   onMalformed?(ref: string, reason: string): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
+  /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
+  maxConcurrentDecisions?: number;
 }
 
 interface Cached {
@@ -56,8 +65,14 @@ interface Cached {
 export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly cache = new Map<string, Cached>();
   private synced = false;
+  private readonly perWorkload = new KeyedSerializer();
+  private readonly slots: ConcurrencyLimiter;
+  /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
+  private readonly reconcileQueued = new Set<string>();
 
-  constructor(private readonly options: ReconcilerOptions) {}
+  constructor(private readonly options: ReconcilerOptions) {
+    this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
+  }
 
   /** Workloads as last seen (read-only snapshots without pods). */
   workloads(): Workload[] {
@@ -83,14 +98,35 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    * warning each. Time passes without events, so this runs on a timer.
    */
   checkStuck(): void {
-    const { stuck, store, now } = this.options;
+    const { stuck } = this.options;
     if (!stuck || !this.synced) return;
-    for (const { workload, raw } of this.cache.values()) {
+    for (const { workload } of this.cache.values()) {
       if (workload.state !== 'Pending' && workload.state !== 'Initializing') continue;
-      const owed = decideStuck(workload, remembered(store.getWorkload(workload.uid)), now(), stuck);
-      if (!owed || this.told(owed.key)) continue;
-      this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw, since: owed.since });
+      this.schedule(workload.uid, 'stuck check', () => this.checkStuckOne(workload.uid, stuck));
     }
+  }
+
+  /** Resolves once every decision queued so far (and any queued meanwhile) has been made (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.perWorkload.idle();
+  }
+
+  private async checkStuckOne(uid: string, stuck: NonNullable<ReconcilerOptions['stuck']>): Promise<void> {
+    const cached = this.cache.get(uid);
+    if (!cached) return;
+    const { workload, raw } = cached;
+    if (workload.state !== 'Pending' && workload.state !== 'Initializing') return;
+    const { store, now } = this.options;
+    const owed = decideStuck(workload, remembered(await store.getWorkload(uid)), now(), stuck);
+    if (!owed || (await this.told(owed.key))) return;
+    this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw, since: owed.since });
+  }
+
+  /** Queues a decision for one workload after those already queued for it; a failure is logged. */
+  private schedule(uid: string, what: string, job: () => Promise<void>): void {
+    void this.perWorkload.run(uid, () => this.slots.run(job)).catch((err: unknown) =>
+      this.options.log.error({ uid, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, `${what} failed; the next event or resync decides again`),
+    );
   }
 
   upsert(raw: unknown, kind: WorkloadKindRef): void {
@@ -105,7 +141,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
     const scopeKey = `${kind.plural}|${workload.namespace}`;
     this.cache.set(workload.uid, { raw: slim(raw), workload, scopeKey });
-    if (this.synced) this.reconcile(workload);
+    if (this.synced) this.queueReconcile(workload.uid);
   }
 
   remove(raw: unknown): void {
@@ -113,7 +149,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (!uid) return;
     const cached = this.cache.get(uid);
     this.cache.delete(uid);
-    if (cached && this.synced) this.markDeleted(cached.workload);
+    if (cached && this.synced) this.queueDeletion(cached.workload);
   }
 
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
@@ -122,43 +158,60 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       const [plural, namespace] = cached.scopeKey.split('|');
       if (plural !== kind.plural || (scope !== '*' && namespace !== scope) || uids.has(uid)) continue;
       this.cache.delete(uid);
-      if (this.synced) this.markDeleted(cached.workload);
+      if (this.synced) this.queueDeletion(cached.workload);
     }
   }
 
   /** The first list is complete: from now on, decide. Reconciles everything once (catch-up). */
   markSynced(): void {
     this.synced = true;
-    for (const { workload } of this.cache.values()) this.reconcile(workload);
+    for (const uid of this.cache.keys()) this.queueReconcile(uid);
   }
 
   reconcileAll(): void {
-    if (this.synced) for (const { workload } of this.cache.values()) this.reconcile(workload);
+    if (this.synced) for (const uid of this.cache.keys()) this.queueReconcile(uid);
   }
 
-  private reconcile(workload: Workload): void {
+  private queueReconcile(uid: string): void {
+    if (this.reconcileQueued.has(uid)) return;
+    this.reconcileQueued.add(uid);
+    this.schedule(uid, 'reconcile', () => {
+      this.reconcileQueued.delete(uid);
+      return this.reconcile(uid);
+    });
+  }
+
+  private queueDeletion(workload: Workload): void {
+    this.schedule(workload.uid, 'marking a workload deleted', () => this.markDeleted(workload));
+  }
+
+  private async reconcile(uid: string): Promise<void> {
+    const cached = this.cache.get(uid);
+    // Gone since the event: its deletion is queued behind this job and decides instead.
+    if (!cached) return;
+    const { workload, raw } = cached;
     const { store, now } = this.options;
-    const decision = decideChange(workload, remembered(store.getWorkload(workload.uid)), now(), this.options);
-    this.apply(workload, decision);
+    const decision = decideChange(workload, remembered(await store.getWorkload(uid)), now(), this.options);
+    await this.apply(workload, decision);
     const owed = decision.owed;
-    if (owed && !this.told(owed.key)) {
-      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: this.cache.get(workload.uid)?.raw, since: owed.since, transition: decision.transition });
+    if (owed && !(await this.told(owed.key))) {
+      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw, since: owed.since, transition: decision.transition });
     }
   }
 
-  private markDeleted(workload: Workload): void {
+  private async markDeleted(workload: Workload): Promise<void> {
     const { store, now } = this.options;
-    this.apply(workload, decideDeletion(workload, remembered(store.getWorkload(workload.uid)), now()));
+    await this.apply(workload, decideDeletion(workload, remembered(await store.getWorkload(workload.uid)), now()));
   }
 
-  private apply(workload: Workload, decision: ChangeDecision): void {
+  private async apply(workload: Workload, decision: ChangeDecision): Promise<void> {
     if (decision.transition) this.options.onTransition?.(decision.transition);
-    if (decision.remember) remember(this.options.store, { ...workload, state: decision.remember.state }, decision.remember);
+    if (decision.remember) await remember(this.options.store, { ...workload, state: decision.remember.state }, decision.remember);
   }
 
   /** Said already, or queued to be said: the ledger and the outbox are the memory of it. */
-  private told(key: string): boolean {
-    return this.options.store.wasSent(key) || this.options.store.isQueued(key);
+  private async told(key: string): Promise<boolean> {
+    return (await this.options.store.wasSent(key)) || (await this.options.store.isQueued(key));
   }
 }
 
@@ -166,8 +219,8 @@ function remembered(stored: StoredWorkload | undefined): Remembered | undefined 
   return stored && { state: stored.state as LifecycleState, stateSince: stored.stateSince, owner: stored.owner, deletedAt: stored.deletedAt };
 }
 
-function remember(store: Store, w: Workload, memory: Remembered): void {
-  store.putWorkload({
+function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promise<void> {
+  return store.putWorkload({
     uid: w.uid,
     namespace: w.namespace,
     name: w.name,

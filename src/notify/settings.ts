@@ -2,7 +2,7 @@
  * What each person wants to be told, set with `/runai settings`. Failed and Stopped always
  * reach the owner (that is the product); the rest is opt-in or opt-out per person.
  */
-import type { Store } from '../store/sqlite.js';
+import type { PreferenceStore } from '../store/port.js';
 
 export interface UserSettings {
   /** Also tell me when a workload of mine completes. */
@@ -15,8 +15,8 @@ export interface UserSettings {
 
 export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true };
 
-export function settingsOf(store: Store, userId: string): UserSettings {
-  return { ...DEFAULT_SETTINGS, ...(store.getSettings<Partial<UserSettings>>(userId) ?? {}) };
+export async function settingsOf(store: PreferenceStore, userId: string): Promise<UserSettings> {
+  return { ...DEFAULT_SETTINGS, ...((await store.getSettings<Partial<UserSettings>>(userId)) ?? {}) };
 }
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;

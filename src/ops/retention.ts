@@ -4,13 +4,13 @@
  * archive.retention or beyond archive.maxTotalBytes. Logs what it removed.
  */
 import type { Logger } from 'pino';
-import type { Store } from '../store/sqlite.js';
+import type { HealthStore, PreferenceStore, WorkloadStore } from '../store/port.js';
 import { planArchivePrune, removeArchived, scanArchive } from '../archive/retention.js';
 
 export const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface RetentionOptions {
-  store: Store;
+  store: HealthStore & WorkloadStore & PreferenceStore;
   /** Uids of workloads the bot still sees (the watch cache): their ledger rows are kept. */
   liveWorkloads(): Iterable<string>;
   /** Ledger rows and deleted workloads are kept this long: max(lookback, cleanup.after, 30d). */
@@ -70,11 +70,11 @@ export class RetentionPruner {
     const { store, log, keepMs } = this.options;
     const now = this.options.now();
     const horizon = new Date(now.getTime() - keepMs);
-    const live = new Set([...this.options.liveWorkloads(), ...store.presentWorkloadUids()]);
+    const live = new Set([...this.options.liveWorkloads(), ...(await store.presentWorkloadUids())]);
     const result: RetentionResult = {
-      ledger: store.pruneLedger(horizon, live),
-      workloads: store.pruneDeletedWorkloads(horizon),
-      mutes: store.pruneExpiredMutes(now),
+      ledger: await store.pruneLedger(horizon, live),
+      workloads: await store.pruneDeletedWorkloads(horizon),
+      mutes: await store.pruneExpiredMutes(now),
       archive: await this.pruneArchive(now),
     };
     if (result.ledger || result.workloads || result.mutes) {

@@ -8,8 +8,8 @@ import type { Metrics } from './metrics.js';
 import { StartupError } from './startup.js';
 
 export interface Readiness {
-  /** Each check: ok, and a short word on what is missing. */
-  checks(): Record<string, { ok: boolean; detail?: string }>;
+  /** Each check: ok, and a short word on what is missing (the store's check writes, so it may wait on it). */
+  checks(): Promise<Record<string, { ok: boolean; detail?: string }>>;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -18,9 +18,13 @@ export function opsHandlers(metrics: Metrics, readiness: Readiness): Record<stri
   return {
     '/healthz': (_req, res) => send(res, 200, 'text/plain', 'ok\n'),
     '/readyz': (_req, res) => {
-      const checks = readiness.checks();
-      const ok = Object.values(checks).every((c) => c.ok);
-      send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, checks })}\n`);
+      readiness
+        .checks()
+        .then((checks) => {
+          const ok = Object.values(checks).every((c) => c.ok);
+          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, checks })}\n`);
+        })
+        .catch((err: Error) => send(res, 503, 'application/json', `${JSON.stringify({ ready: false, error: err.message })}\n`));
     },
     '/metrics': (_req, res) => {
       metrics.registry

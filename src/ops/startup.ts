@@ -2,6 +2,8 @@
  * Start-up failures an operator can fix, each as one line naming the setting and the fix: the
  * start command prints it and exits non-zero instead of leaving a half-started process.
  */
+import { redactUrl } from '../store/url.js';
+
 export class StartupError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -22,7 +24,14 @@ export function listenError(err: unknown, key: string, port: number): StartupErr
   return new StartupError(`cannot listen on ${key} ${port} (${code}): set ${key} to a free port`, { cause: err });
 }
 
-export function storeError(err: unknown, path: string): StartupError {
+export function storeError(err: unknown, where: { path: string } | { url: string }): StartupError {
+  if ('url' in where) {
+    return new StartupError(
+      `store.url ${redactUrl(where.url)} cannot be opened for writing (${codeOf(err)}): check that PostgreSQL is reachable, the database exists and the user may create tables in it`,
+      { cause: err },
+    );
+  }
+  const { path } = where;
   return new StartupError(
     `store.path ${path} cannot be opened for writing (${codeOf(err)}): set store.path to a writable file on a persistent volume`,
     { cause: err },

@@ -4,7 +4,7 @@
  * Pure: values in, a message out.
  */
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
-import type { StoredWorkload } from '../store/sqlite.js';
+import type { StoredWorkload } from '../store/port.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
 import { forMrkdwn, slackDate, truncate } from './mrkdwn.js';
 

@@ -6,7 +6,7 @@ import type { LifecycleState, Workload } from '../model.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
 import { ownsWorkload } from '../notify/access.js';
 import { settingsOf, type UserSettings } from '../notify/settings.js';
-import type { LedgerEntry, StoredWorkload } from '../store/sqlite.js';
+import type { LedgerEntry, StoredWorkload } from '../store/port.js';
 import type { App } from './app.js';
 import { context, header, section, type Block } from './blocks.js';
 import { ACTION } from './ids.js';
@@ -65,17 +65,19 @@ function alertLine({ entry, workload }: HomeInput['alerts'][number], now: Date):
 
 export async function homeInputFor(deps: ListenerDeps, userId: string, identities: ReadonlySet<string>): Promise<HomeInput> {
   const now = deps.now();
-  const alerts = deps.store.recentAlertsFor(userId, RECENT_ALERTS_SHOWN).map((entry) => {
-    const uid = /^wl:([^:]+):/.exec(entry.key)?.[1];
-    return { entry, workload: uid ? deps.store.getWorkload(uid) : undefined };
-  });
+  const alerts = await Promise.all(
+    (await deps.store.recentAlertsFor(userId, RECENT_ALERTS_SHOWN)).map(async (entry) => {
+      const uid = /^wl:([^:]+):/.exec(entry.key)?.[1];
+      return { entry, workload: uid ? await deps.store.getWorkload(uid) : undefined };
+    }),
+  );
   return {
     now,
     workloads: deps.reconciler.workloads().filter((w) => ownsWorkload(identities, w.owner)),
     alerts,
     nextWindow: deps.maintenance ? (deps.maintenance.upcoming(now, 1)[0] ?? null) : undefined,
-    settings: settingsOf(deps.store, userId),
-    mutes: deps.store.activeMutes(userId, now),
+    settings: await settingsOf(deps.store, userId),
+    mutes: await deps.store.activeMutes(userId, now),
   };
 }
 

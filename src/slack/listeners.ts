@@ -9,7 +9,7 @@ import type { NormalizeOptions } from '../cluster/normalize.js';
 import type { OwnerDirectory } from '../notify/owners.js';
 import type { WorkloadReconciler } from '../notify/reconciler.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
-import type { Store } from '../store/sqlite.js';
+import type { Store } from '../store/port.js';
 import type { App } from './app.js';
 import * as actions from './actions.js';
 import * as commands from './commands.js';

@@ -1,30 +1,30 @@
 /**
- * The maintenance ledger (src/maintenance/ledger.ts) over the bot's SQLite store: reminder keys
- * live in the shared ledger under an `mw:` prefix, announced window versions in windows_known.
+ * The maintenance ledger (src/maintenance/ledger.ts) over the bot's store: reminder keys live in
+ * the shared ledger under an `mw:` prefix, announced window versions in the maintenance store.
  */
 import { knownVersion, type MaintenanceLedger } from '../maintenance/ledger.js';
 import type { KnownWindow } from '../maintenance/plan.js';
 import type { MaintenanceWindow } from '../maintenance/window.js';
-import type { Store } from './sqlite.js';
+import type { LedgerStore, MaintenanceStore } from './port.js';
 
 const PREFIX = 'mw:';
 
-export class SqliteMaintenanceLedger implements MaintenanceLedger {
-  constructor(private readonly store: Store) {}
+export class StoreMaintenanceLedger implements MaintenanceLedger {
+  constructor(private readonly store: LedgerStore & MaintenanceStore) {}
 
-  sentKeys(): Set<string> {
-    return new Set([...this.store.ledgerKeys(PREFIX)].map((k) => k.slice(PREFIX.length)));
+  async sentKeys(): Promise<Set<string>> {
+    return new Set([...(await this.store.ledgerKeys(PREFIX))].map((k) => k.slice(PREFIX.length)));
   }
 
-  markSent(key: string, at: Date): void {
-    if (!this.store.wasSent(PREFIX + key)) this.store.recordSent({ key: PREFIX + key, recipient: 'maintenance', sentAt: at.toISOString() });
+  async markSent(key: string, at: Date): Promise<void> {
+    if (!(await this.store.wasSent(PREFIX + key))) await this.store.recordSent({ key: PREFIX + key, recipient: 'maintenance', sentAt: at.toISOString() });
   }
 
-  known(): Map<string, KnownWindow> {
-    return this.store.knownWindows() as Map<string, KnownWindow>;
+  async known(): Promise<Map<string, KnownWindow>> {
+    return (await this.store.knownWindows()) as Map<string, KnownWindow>;
   }
 
-  remember(window: MaintenanceWindow): void {
-    this.store.rememberWindow(window.key, knownVersion(window));
+  async remember(window: MaintenanceWindow): Promise<void> {
+    await this.store.rememberWindow(window.key, knownVersion(window));
   }
 }

@@ -6,7 +6,7 @@ import { ArchiveProblemReporter } from '../../src/archive/problem-reporter.js';
 import { createClusterReader, type ClusterReader } from '../../src/cluster/reader.js';
 import { normalizeWorkload } from '../../src/cluster/normalize.js';
 import type { Workload } from '../../src/model.js';
-import { Store } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startFakeKube, type FakeKube } from '../fakes/kube-apiserver.js';
 import { tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
@@ -15,7 +15,7 @@ import { ns, pod, workloadCr } from '../helpers/workloads.js';
 describe('the log archiver the notifier calls', () => {
   let kube: FakeKube;
   let reader: ClusterReader;
-  let store: Store;
+  let store: SqliteStore;
   let dir: string;
   const captured = captureLog();
   const now = new Date('2026-11-29T10:00:00Z');
@@ -29,7 +29,7 @@ describe('the log archiver the notifier calls', () => {
   });
   beforeEach(() => {
     dir = tempDir('archiver-');
-    store = new Store(join(dir, 'bot.db'));
+    store = new SqliteStore(join(dir, 'bot.db'));
   });
   afterEach(() => store.close());
 
@@ -83,6 +83,6 @@ describe('the log archiver the notifier calls', () => {
     const notADirectory = join(dir, 'not-a-dir');
     writeFileSync(notADirectory, '');
     await expect(archiver(notADirectory).archive(w)).resolves.toBeUndefined();
-    expect(store.allOutbox().map((i) => [i.key, i.target])).toEqual([['archive:problem:unwritable:0', { type: 'channel', channel: 'C0OPS' }]]);
+    expect((await store.allOutbox()).map((i) => [i.key, i.target])).toEqual([['archive:problem:unwritable:0', { type: 'channel', channel: 'C0OPS' }]]);
   });
 });

@@ -5,7 +5,7 @@ import { ArchiveProblemReporter } from '../../src/archive/problem-reporter.js';
 import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
 import { SlackGateway } from '../../src/slack/client.js';
-import { Store } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { messageViolation, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 import { tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
@@ -22,7 +22,7 @@ const saved: ArchiveResult = { path: '/archive/vision/vit/u2', files: ['/archive
 
 describe('reporting archive problems to the operators', () => {
   let slack: SlackSimulator;
-  let store: Store;
+  let store: SqliteStore;
   let outbox: Outbox;
   let path: string;
   const captured = captureLog();
@@ -32,21 +32,21 @@ describe('reporting archive problems to the operators', () => {
     slack = await startFakeSlack();
     slack.addChannel(OPS, 'runai-ops');
     path = join(tempDir('archive-report-'), 'bot.db');
-    store = new Store(path);
+    store = new SqliteStore(path);
     const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
     outbox = new Outbox({
       store,
       slack: gateway,
       owners: new OwnerDirectory({ map: {} }, gateway, store, () => now),
       projectChannel: () => undefined,
-      delivery: () => ({ action: 'send' }),
+      delivery: async () => ({ action: 'send' }),
       log: captured.log,
       now: () => now,
     });
   });
   afterEach(async () => {
     await outbox.stop();
-    store.close();
+    await store.close();
     await slack.close();
   });
 
@@ -54,7 +54,7 @@ describe('reporting archive problems to the operators', () => {
 
   it('posts a full disk once to the operators channel, however many archives fail', async () => {
     const r = reporter();
-    for (let i = 0; i < 5; i++) r.report(full, `runai-vision/job-${i}`, now);
+    for (let i = 0; i < 5; i++) await r.report(full, `runai-vision/job-${i}`, now);
     await outbox.flush();
     const posts = slack.messagesTo(OPS);
     expect(posts).toHaveLength(1);
@@ -65,31 +65,31 @@ describe('reporting archive problems to the operators', () => {
 
   it('reports each kind of problem once', async () => {
     const r = reporter();
-    r.report(full, 'runai-vision/a', now);
-    r.report(readOnly, 'runai-vision/b', now);
-    r.report(readOnly, 'runai-vision/c', now);
+    await r.report(full, 'runai-vision/a', now);
+    await r.report(readOnly, 'runai-vision/b', now);
+    await r.report(readOnly, 'runai-vision/c', now);
     await outbox.flush();
     expect(slack.messagesTo(OPS).map((m) => String(m.body.text).split(':')[0])).toEqual(['Log archive is full', 'Log archive cannot be written']);
   });
 
   it('does not report again after a restart while the problem lasts', async () => {
-    reporter().report(full, 'runai-vision/a', now);
+    await reporter().report(full, 'runai-vision/a', now);
     await outbox.flush();
-    store.close();
-    store = new Store(path);
-    reporter(store).report(full, 'runai-vision/b', now);
-    expect(store.outboxDepth()).toBe(0);
+    await store.close();
+    store = new SqliteStore(path);
+    await reporter(store).report(full, 'runai-vision/b', now);
+    expect(await store.outboxDepth()).toBe(0);
   });
 
   it('says when archiving works again, and reports the problem anew when it breaks after that', async () => {
     const r = reporter();
-    r.report(full, 'runai-vision/a', now);
+    await r.report(full, 'runai-vision/a', now);
     await outbox.flush();
-    r.report(saved, 'runai-vision/vit', now);
-    r.report(saved, 'runai-vision/vit2', now);
+    await r.report(saved, 'runai-vision/vit', now);
+    await r.report(saved, 'runai-vision/vit2', now);
     await outbox.flush();
-    r.report(full, 'runai-vision/c', now);
-    r.report(full, 'runai-vision/d', now);
+    await r.report(full, 'runai-vision/c', now);
+    await r.report(full, 'runai-vision/d', now);
     await outbox.flush();
     expect(slack.messagesTo(OPS).map((m) => String(m.body.text))).toEqual([
       'Log archive is full: logs of runai-vision/a were not saved to /archive (ENOSPC).',
@@ -99,7 +99,7 @@ describe('reporting archive problems to the operators', () => {
   });
 
   it('says nothing about successful archives when nothing was broken', async () => {
-    reporter().report(saved, 'runai-vision/vit', now);
+    await reporter().report(saved, 'runai-vision/vit', now);
     await outbox.flush();
     expect(slack.messagesTo(OPS)).toHaveLength(0);
   });

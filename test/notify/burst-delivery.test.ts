@@ -11,6 +11,7 @@ import { ALICE, type SlackSimulator, type RecordedCall } from '../fakes/slack.js
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
+import { sqliteOf } from '../helpers/store.js';
 
 const config = {
   owners: { map: { alice: 'U0ALICE' } },
@@ -55,9 +56,9 @@ describe('burst delivery', () => {
 
   /** The alert is decided and on disk (queued, folded, or — before the fix — marked told at fold time). */
   const decided = (name: string) =>
-    eventually(() => {
+    eventually(async () => {
       const key = keyOf(name);
-      return key && (bot.store.wasSent(key) || bot.store.isQueued(key)) && key;
+      return key && ((await bot.store.wasSent(key)) || (await bot.store.isQueued(key))) && key;
     }, `the alert about ${name} to be decided`);
 
   const text = (c: RecordedCall) => `${c.body.text}\n${JSON.stringify(c.body.blocks)}`;
@@ -73,7 +74,7 @@ describe('burst delivery', () => {
     const key2 = await decided('w2');
 
     // The process dies here: nothing more reaches the disk, and nothing is flushed.
-    bot.store.close();
+    await bot.store.close();
     await bot.stop().catch(() => undefined);
     sims.bot = undefined;
 
@@ -83,7 +84,7 @@ describe('burst delivery', () => {
     expect(update.body.ts).toBe((anchor.response as { ts: string }).ts);
     await bot.settle();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(bot.store.ledgerEntry(key2)).toMatchObject({ recipient: ALICE.id, ts: update.body.ts });
+    expect(await bot.store.ledgerEntry(key2)).toMatchObject({ recipient: ALICE.id, ts: update.body.ts });
   });
 
   it('sends a folded alert on its own when the first message was still queued as the window closed and was then refused', async () => {
@@ -93,7 +94,7 @@ describe('burst delivery', () => {
     fail('w1');
     const key1 = await decided('w1');
     // The first message has been tried and failed, so it is still queued, not in flight.
-    await eventually(() => (bot.store.allOutbox().find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
+    await eventually(async () => ((await bot.store.allOutbox()).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
     fail('w2');
     await decided('w2');
     later(60_000); // the window closes with the first message still queued
@@ -104,7 +105,7 @@ describe('burst delivery', () => {
     expect(text(alone)).toContain('w2');
     await bot.settle();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id });
+    expect(await bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id });
   });
 
   it('sends a folded alert on its own when the first message was muted and never posted', async () => {
@@ -114,18 +115,18 @@ describe('burst delivery', () => {
     fail('w1');
     const key1 = await decided('w1');
     // The first message has been tried and failed, so it is still queued, not in flight.
-    await eventually(() => (bot.store.allOutbox().find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
+    await eventually(async () => ((await bot.store.allOutbox()).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
     fail('w2');
     await decided('w2');
-    bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'w1'), undefined);
+    await bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'w1'), undefined);
     slack.down(false);
     later(60_000);
     await bot.settle();
     const [alone] = await eventually(() => slack.messagesTo(ALICE.id).length > 0 && slack.messagesTo(ALICE.id), 'w2 on its own');
     expect(text(alone)).toContain('w2');
     expect(text(alone)).not.toContain('w1');
-    expect(bot.store.ledgerEntry(keyOf('w1')!)).toMatchObject({ recipient: `muted:${ALICE.id}` });
-    expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id });
+    expect(await bot.store.ledgerEntry(keyOf('w1')!)).toMatchObject({ recipient: `muted:${ALICE.id}` });
+    expect(await bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id });
   });
 
   it('sends the folded alerts on their own when Slack refuses to rewrite the first message (deleted meanwhile)', async () => {
@@ -140,7 +141,7 @@ describe('burst delivery', () => {
     await bot.settle();
     const messages = await eventually(() => slack.messagesTo(ALICE.id).length === 2 && slack.messagesTo(ALICE.id), 'w2 on its own');
     expect(text(messages[1])).toContain('w2');
-    expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id, ts: (messages[1].response as { ts: string }).ts });
+    expect(await bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: ALICE.id, ts: (messages[1].response as { ts: string }).ts });
   });
 
   it('keeps an accepted rewrite in memory while the store cannot record it, and does not rewrite again meanwhile', async () => {
@@ -151,21 +152,21 @@ describe('burst delivery', () => {
     fail('w2');
     const key2 = await decided('w2');
     // A real SQLite error on the write that records the folded alert as told.
-    bot.store.db.exec("CREATE TRIGGER no_told BEFORE UPDATE ON burst_entries BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    sqliteOf(bot.store).exec("CREATE TRIGGER no_told BEFORE UPDATE ON burst_entries BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
     for (let i = 0; i < 3; i++) {
       later(60_000);
       await bot.settle();
     }
     expect(accepted('chat.update').filter((c) => text(c).includes('w2'))).toHaveLength(1);
-    expect(bot.store.wasSent(key2)).toBe(false);
+    expect(await bot.store.wasSent(key2)).toBe(false);
     expect(bot.outbox.storeHealthy()).toBe(false);
-    expect(bot.outbox.lastStoreError()).toMatchObject({ op: 'completeBurstRewrite', path: bot.store.path });
+    expect(bot.outbox.lastStoreError()).toMatchObject({ op: 'completeBurstRewrite', path: bot.store.location });
 
-    bot.store.db.exec('DROP TRIGGER no_told');
+    sqliteOf(bot.store).exec('DROP TRIGGER no_told');
     later(60_000);
     await bot.settle();
     expect(bot.outbox.storeHealthy()).toBe(true);
-    expect(bot.store.ledgerEntry(key2)).toMatchObject({ recipient: ALICE.id });
+    expect(await bot.store.ledgerEntry(key2)).toMatchObject({ recipient: ALICE.id });
     expect(accepted('chat.update').filter((c) => text(c).includes('w2'))).toHaveLength(1);
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
   });
@@ -179,13 +180,13 @@ describe('burst delivery', () => {
     await decided('w2');
     fail('w3');
     await decided('w3');
-    bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'w2'), undefined);
+    await bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'w2'), undefined);
     later(60_000);
     await bot.settle();
     const update = await eventually(() => accepted('chat.update').find((c) => text(c).includes('w3')), 'the rewrite naming w3');
     expect(text(update)).not.toContain('w2');
-    expect(bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: `muted:${ALICE.id}` });
-    expect(bot.store.ledgerEntry(keyOf('w3')!)).toMatchObject({ recipient: ALICE.id, ts: update.body.ts });
+    expect(await bot.store.ledgerEntry(keyOf('w2')!)).toMatchObject({ recipient: `muted:${ALICE.id}` });
+    expect(await bot.store.ledgerEntry(keyOf('w3')!)).toMatchObject({ recipient: ALICE.id, ts: update.body.ts });
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
   });
 

@@ -7,7 +7,8 @@ import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
 import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES } from '../../src/slack/cleanup-message.js';
 import { SlackGateway } from '../../src/slack/client.js';
-import { Store, type StoredWorkload } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/index.js';
+import type { StoredWorkload } from '../../src/store/port.js';
 import { ALICE, BOB, messageViolation, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
@@ -98,7 +99,7 @@ describe('the cleanup digest', () => {
 
 describe('cleanup nudges', () => {
   let slack: SlackSimulator;
-  let store: Store;
+  let store: SqliteStore;
   let outbox: Outbox;
   let path: string;
   let clock: Date;
@@ -107,18 +108,18 @@ describe('cleanup nudges', () => {
   beforeEach(async () => {
     slack = await startFakeSlack();
     path = join(tempDir('cleanup-'), 'bot.db');
-    store = new Store(path);
-    for (const w of cluster()) store.putWorkload(w);
+    store = new SqliteStore(path);
+    for (const w of cluster()) await store.putWorkload(w);
     clock = NOW;
     outbox = outboxFor(store);
   });
   afterEach(async () => {
     await outbox.stop();
-    store.close();
+    await store.close();
     await slack.close();
   });
 
-  function outboxFor(s: Store): Outbox {
+  function outboxFor(s: SqliteStore): Outbox {
     const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));
     return new Outbox({
       store: s,
@@ -135,7 +136,7 @@ describe('cleanup nudges', () => {
     new CleanupNudger({ store: s, afterMs: THREE_DAYS, cron, timezone: 'UTC', log: captured.log, now: () => clock, queued: () => o.kick() });
 
   it('sends each owner one message listing their stale workloads', async () => {
-    expect(nudger().runOnce(clock)).toBe(2);
+    expect(await nudger().runOnce(clock)).toBe(2);
     await outbox.flush();
     const [toAlice, ...moreToAlice] = slack.messagesTo(ALICE.id);
     const [toBob, ...moreToBob] = slack.messagesTo(BOB.id);
@@ -145,24 +146,24 @@ describe('cleanup nudges', () => {
     for (const name of ['old-notebook', 'resnet-failed', 'bert-done']) expect(alice).toContain(`*${name}*`);
     for (const name of ['fresh-failure', 'exactly-three-days', 'long-runner', 'stuck', 'already-deleted', 'bobs-job', 'nobodys']) expect(alice).not.toContain(name);
     expect(JSON.stringify(toBob.body.blocks)).toContain('*bobs-job*');
-    expect(store.wasSent(cleanupKey('alice', clock))).toBe(true);
+    expect(await store.wasSent(cleanupKey('alice', clock))).toBe(true);
   });
 
   it('does not send again on a second run the same day, even after a restart; the next run sends again', async () => {
-    nudger().runOnce(clock);
+    await nudger().runOnce(clock);
     await outbox.flush();
     clock = new Date(NOW.getTime() + 6 * 3_600_000);
-    expect(nudger().runOnce(clock)).toBe(0);
+    expect(await nudger().runOnce(clock)).toBe(0);
     await outbox.stop();
-    store.close();
-    store = new Store(path);
+    await store.close();
+    store = new SqliteStore(path);
     outbox = outboxFor(store);
-    expect(nudger(store, outbox).runOnce(clock)).toBe(0);
+    expect(await nudger(store, outbox).runOnce(clock)).toBe(0);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
 
     clock = new Date(NOW.getTime() + 7 * DAY);
-    expect(nudger(store, outbox).runOnce(clock)).toBe(2);
+    expect(await nudger(store, outbox).runOnce(clock)).toBe(2);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
   });
@@ -199,12 +200,12 @@ describe('cleanup nudges through the bot', () => {
 
     clock = new Date(clock.getTime() + 2 * DAY);
     kube.setPhase('TrainingWorkload', ns('vision'), 'late-failure', 'Failed');
-    await eventually(() => bot!.store.allWorkloads().find((w) => w.name === 'late-failure' && w.state === 'Failed'), 'the failure seen');
+    await eventually(async () => (await bot!.store.allWorkloads()).find((w) => w.name === 'late-failure' && w.state === 'Failed'), 'the failure seen');
     await bot.settle();
 
     clock = new Date(clock.getTime() + 2 * DAY);
-    expect(bot.cleanup.runOnce(clock)).toBe(1);
-    expect(bot.cleanup.runOnce(clock)).toBe(0);
+    expect(await bot.cleanup.runOnce(clock)).toBe(1);
+    expect(await bot.cleanup.runOnce(clock)).toBe(0);
     await bot.settle();
     const nudges = slack.messagesTo(ALICE.id).filter((m) => JSON.stringify(m.body.blocks).includes('Workloads to clean up'));
     expect(nudges).toHaveLength(1);

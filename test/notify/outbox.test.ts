@@ -6,7 +6,7 @@ import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
 import { deliveryFor, muteScope } from '../../src/notify/mutes.js';
 import { SlackGateway } from '../../src/slack/client.js';
-import { Store } from '../../src/store/sqlite.js';
+import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 import { captureLog } from '../helpers/log.js';
 
@@ -14,7 +14,7 @@ const message = { text: 'resnet failed', blocks: [{ type: 'header', text: { type
 
 describe('outbox', () => {
   let slack: SlackSimulator;
-  let store: Store;
+  let store: SqliteStore;
   let clock: Date;
   let outbox: Outbox;
   let captured = captureLog();
@@ -26,7 +26,7 @@ describe('outbox', () => {
     slack = await startFakeSlack();
     slack.addChannel('C0NLP', 'nlp');
     slack.addChannel('C0FALLBACK', 'runai-alerts');
-    store = new Store(join(mkdtempSync(join(tmpdir(), 'outbox-')), 'bot.db'));
+    store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'outbox-')), 'bot.db'));
     captured = captureLog();
     storeErrors = [];
     slackErrors = [];
@@ -51,7 +51,7 @@ describe('outbox', () => {
 
   afterEach(async () => {
     await outbox.stop();
-    store.close();
+    await store.close();
     await slack.close();
   });
 
@@ -59,26 +59,26 @@ describe('outbox', () => {
     store.enqueue({ key, kind: 'failed', target: { type: 'owner', owner, project, workload: `runai-${project}/job` }, payload: message }, clock);
 
   it('direct-messages an owner found by email domain, and records it so it is never sent twice', async () => {
-    expect(enqueue('wl:1:Failed', 'alice')).toBe(true);
+    expect(await enqueue('wl:1:Failed', 'alice')).toBe(true);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(store.ledgerEntry('wl:1:Failed')).toMatchObject({ recipient: ALICE.id });
-    expect(enqueue('wl:1:Failed', 'alice')).toBe(false);
+    expect(await store.ledgerEntry('wl:1:Failed')).toMatchObject({ recipient: ALICE.id });
+    expect(await enqueue('wl:1:Failed', 'alice')).toBe(false);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
   });
 
   it('follows the explicit owner map, to a user ID or to another email', async () => {
-    enqueue('wl:2:Failed', 'root');
-    enqueue('wl:3:Failed', 'bobby');
+    await enqueue('wl:2:Failed', 'root');
+    await enqueue('wl:3:Failed', 'bobby');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(slack.messagesTo(BOB.id)).toHaveLength(1);
   });
 
   it("sends an unknown owner's alert to the project's channel, else the fallback, saying whose it is", async () => {
-    enqueue('wl:4:Failed', 'mallory', 'nlp');
-    enqueue('wl:5:Failed', 'mallory', 'vision');
+    await enqueue('wl:4:Failed', 'mallory', 'nlp');
+    await enqueue('wl:5:Failed', 'mallory', 'vision');
     await outbox.flush();
     const [nlp] = slack.messagesTo('C0NLP');
     const [fallback] = slack.messagesTo('C0FALLBACK');
@@ -89,33 +89,33 @@ describe('outbox', () => {
 
   it('keeps a rate-limited message and sends it after Retry-After', async () => {
     slack.rateLimitNext('chat.postMessage', 1, 2);
-    enqueue('wl:6:Failed', 'alice');
+    await enqueue('wl:6:Failed', 'alice');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
-    expect(store.outboxDepth()).toBe(1);
+    expect(await store.outboxDepth()).toBe(1);
     clock = new Date(clock.getTime() + 2500);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(store.outboxDepth()).toBe(0);
+    expect(await store.outboxDepth()).toBe(0);
   });
 
   it('survives a Slack outage: nothing is lost, everything is sent once Slack is back', async () => {
     slack.down(true);
-    enqueue('wl:7:Failed', 'alice');
-    enqueue('wl:8:Stopped', 'bobby');
+    await enqueue('wl:7:Failed', 'alice');
+    await enqueue('wl:8:Stopped', 'bobby');
     await outbox.flush();
-    expect(store.outboxDepth()).toBe(2);
+    expect(await store.outboxDepth()).toBe(2);
     slack.down(false);
     clock = new Date(clock.getTime() + 60_000);
     await outbox.flush();
-    expect(store.outboxDepth()).toBe(0);
+    expect(await store.outboxDepth()).toBe(0);
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(slack.messagesTo(BOB.id)).toHaveLength(1);
   });
 
   it('falls back to the text alone when Slack refuses the blocks', async () => {
     slack.failNext('chat.postMessage', 'invalid_blocks');
-    enqueue('wl:9:Failed', 'alice');
+    await enqueue('wl:9:Failed', 'alice');
     await outbox.flush();
     const sent = slack.messagesTo(ALICE.id);
     expect(sent).toHaveLength(1);
@@ -124,20 +124,20 @@ describe('outbox', () => {
   });
 
   it("does not send what the recipient muted, and does not queue it again", async () => {
-    store.mute(ALICE.id, muteScope.project('vision'), new Date(clock.getTime() + 86_400_000));
-    enqueue('wl:10:Failed', 'alice');
+    await store.mute(ALICE.id, muteScope.project('vision'), new Date(clock.getTime() + 86_400_000));
+    await enqueue('wl:10:Failed', 'alice');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
-    expect(store.wasSent('wl:10:Failed')).toBe(true);
+    expect(await store.wasSent('wl:10:Failed')).toBe(true);
   });
 
   it('holds a message during the recipient\'s quiet hours and sends it when they end', async () => {
-    store.putSettings(ALICE.id, { quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+    await store.putSettings(ALICE.id, { quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
     clock = new Date('2026-11-29T23:30:00Z');
-    enqueue('wl:11:Failed', 'alice');
+    await enqueue('wl:11:Failed', 'alice');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
-    expect(store.allOutbox()[0]).toMatchObject({ attempts: 0, nextAttemptAt: '2026-11-30T07:00:00.000Z' });
+    expect((await store.allOutbox())[0]).toMatchObject({ attempts: 0, nextAttemptAt: '2026-11-30T07:00:00.000Z' });
     clock = new Date('2026-11-30T07:00:01Z');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
@@ -146,9 +146,9 @@ describe('outbox', () => {
   it('sends Completed notices only to people who opted in', async () => {
     const completed = (key: string, owner: string) =>
       store.enqueue({ key, kind: 'completed', target: { type: 'owner', owner, project: 'vision' }, payload: message }, clock);
-    store.putSettings(BOB.id, { completed: true });
-    completed('wl:12:Completed', 'alice');
-    completed('wl:13:Completed', 'bobby');
+    await store.putSettings(BOB.id, { completed: true });
+    await completed('wl:12:Completed', 'alice');
+    await completed('wl:13:Completed', 'bobby');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
     expect(slack.messagesTo(BOB.id)).toHaveLength(1);
@@ -159,34 +159,34 @@ describe('outbox', () => {
   };
 
   it('keeps what Slack accepted when the store cannot record it, and never sends it again', async () => {
-    enqueue('wl:20:Failed', 'alice');
+    await enqueue('wl:20:Failed', 'alice');
     // A real SQLite error on the write that moves the item to the ledger (as SQLITE_FULL would be).
-    store.db.exec("CREATE TRIGGER no_delete BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    sqliteHandleForTests(store).exec("CREATE TRIGGER no_delete BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
     for (let i = 0; i < 5; i++) {
       await outbox.flush();
       later(120_000);
     }
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(store.wasSent('wl:20:Failed')).toBe(false);
+    expect(await store.wasSent('wl:20:Failed')).toBe(false);
     expect(outbox.storeHealthy()).toBe(false);
     expect(outbox.lastStoreError()).toMatchObject({ op: 'completeOutbox', path: store.path });
     expect(storeErrors).toContain('completeOutbox');
     const failure = captured.entries.find((e) => e.msg === 'store call failed; nothing is sent until it works again');
     expect(failure).toMatchObject({ store: store.path });
 
-    store.db.exec('DROP TRIGGER no_delete');
+    sqliteHandleForTests(store).exec('DROP TRIGGER no_delete');
     later(120_000);
     await outbox.flush();
     expect(outbox.storeHealthy()).toBe(true);
-    expect(store.ledgerEntry('wl:20:Failed')).toMatchObject({ recipient: ALICE.id });
-    expect(store.outboxDepth()).toBe(0);
+    expect(await store.ledgerEntry('wl:20:Failed')).toMatchObject({ recipient: ALICE.id });
+    expect(await store.outboxDepth()).toBe(0);
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
   });
 
   it('survives a store error in its error path (Slack down, the retry cannot be written) and sends once both are back', async () => {
-    enqueue('wl:21:Failed', 'alice');
+    await enqueue('wl:21:Failed', 'alice');
     slack.down(true);
-    store.db.exec("CREATE TRIGGER no_update BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END");
+    sqliteHandleForTests(store).exec("CREATE TRIGGER no_update BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END");
     await expect(outbox.flush()).resolves.toBeUndefined();
     expect(storeErrors).toEqual(['retryOutboxLater']);
     expect(outbox.storeHealthy()).toBe(false);
@@ -195,25 +195,25 @@ describe('outbox', () => {
     await outbox.flush();
     expect(slack.calls.length).toBe(calls);
 
-    store.db.exec('DROP TRIGGER no_update');
+    sqliteHandleForTests(store).exec('DROP TRIGGER no_update');
     slack.down(false);
     later(60_000);
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
-    expect(store.wasSent('wl:21:Failed')).toBe(true);
+    expect(await store.wasSent('wl:21:Failed')).toBe(true);
     expect(outbox.storeHealthy()).toBe(true);
   });
 
   it('holds the whole queue while Slack rejects the token, says so once, and sends everything once it is fixed', async () => {
-    enqueue('wl:22:Failed', 'alice');
-    enqueue('wl:23:Failed', 'bobby');
-    enqueue('wl:24:Failed', 'mallory', 'nlp');
+    await enqueue('wl:22:Failed', 'alice');
+    await enqueue('wl:23:Failed', 'bobby');
+    await enqueue('wl:24:Failed', 'mallory', 'nlp');
     slack.revokeBotToken();
     for (let i = 0; i < 30; i++) {
       await outbox.flush();
       later(61_000);
     }
-    expect(store.outboxDepth()).toBe(3);
+    expect(await store.outboxDepth()).toBe(3);
     expect(slack.callsTo('chat.postMessage').filter((c) => c.status === 200 && (c.response as { ok?: boolean }).ok)).toHaveLength(0);
     expect(outbox.heldForAuth()).toBe('token_revoked');
     expect(alarms).toHaveLength(1);
@@ -227,7 +227,7 @@ describe('outbox', () => {
     slack.revokeBotToken(false);
     later(61_000);
     await outbox.flush();
-    expect(store.outboxDepth()).toBe(0);
+    expect(await store.outboxDepth()).toBe(0);
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(slack.messagesTo(BOB.id)).toHaveLength(1);
     expect(slack.messagesTo('C0NLP')).toHaveLength(1);
@@ -236,19 +236,19 @@ describe('outbox', () => {
 
   it('retries an owed message for as long as slack.outboxRetention, however many attempts, then drops it with a log line', async () => {
     slack.down(true);
-    enqueue('wl:25:Failed', 'alice');
+    await enqueue('wl:25:Failed', 'alice');
     // 45 attempts over five and a half days: more than the old cap of 40, less than the 7-day retention.
     for (let i = 0; i < 45; i++) {
       await outbox.flush();
       later(3 * 3_600_000);
     }
-    expect(store.allOutbox()[0].attempts).toBeGreaterThanOrEqual(45);
-    expect(store.outboxDepth()).toBe(1);
+    expect((await store.allOutbox())[0].attempts).toBeGreaterThanOrEqual(45);
+    expect(await store.outboxDepth()).toBe(1);
     expect(slackErrors).not.toContain('expired');
 
     later(2 * 86_400_000);
     await outbox.flush();
-    expect(store.outboxDepth()).toBe(0);
+    expect(await store.outboxDepth()).toBe(0);
     expect(slackErrors).toContain('expired');
     const dropped = captured.entries.find((e) => String(e.msg).includes('slack.outboxRetention'));
     expect(dropped).toMatchObject({ keys: ['wl:25:Failed'] });

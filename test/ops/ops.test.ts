@@ -54,7 +54,7 @@ describe('operations', () => {
   it('rides out a Kubernetes API outage at start: retries the list with backoff, then is ready', async () => {
     kube.failNext(2, 503, '/apis/run.ai/v2alpha1/trainingworkloads');
     bot = await sims.startBot({});
-    expect(bot.ready()).toBe(true);
+    expect(await bot.ready()).toBe(true);
     const failures = bot.captured.entries.filter((e) => e.msg === 'listing workloads failed');
     expect(failures).toHaveLength(2);
     expect(String(failures[0].err)).toContain('503');

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RetentionPruner } from '../../src/ops/retention.js';
 import { planArchivePrune } from '../../src/archive/retention.js';
-import { Store, type StoredWorkload } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/index.js';
+import type { StoredWorkload } from '../../src/store/port.js';
 import { ConfigError, parseConfig } from '../../src/config.js';
 import { captureLog } from '../helpers/log.js';
 import { tempDir, type TestBot } from '../helpers/bot.js';
@@ -48,40 +49,40 @@ describe('retention', () => {
   const now = () => clock;
 
   it('prunes ledger rows, deleted workloads and ended mutes past the horizon, keeping anything about a workload still present', async () => {
-    const store = new Store(join(tempDir('retention-'), 'bot.db'));
+    const store = new SqliteStore(join(tempDir('retention-'), 'bot.db'));
     clock = T0;
-    store.putWorkload(workload('gone', T0));
-    store.putWorkload(workload('present'));
+    await store.putWorkload(workload('gone', T0));
+    await store.putWorkload(workload('present'));
     for (const key of ['wl:gone:Failed', 'wl:present:Failed', 'wl:cached:Failed', 'burst:wl:gone:Failed:3', 'cleanup:alice:2026-01-01', 'mw:window-1:start', 'archive:problem:disk-full:0']) {
-      store.recordSent({ key, recipient: 'U0ALICE', sentAt: T0.toISOString() });
+      await store.recordSent({ key, recipient: 'U0ALICE', sentAt: T0.toISOString() });
     }
-    store.mute('U0ALICE', 'project:vision', at(1));
-    store.mute('U0ALICE', 'workload:runai-vision/a', at(40));
-    store.mute('U0ALICE', 'workload:runai-vision/b', undefined);
+    await store.mute('U0ALICE', 'project:vision', at(1));
+    await store.mute('U0ALICE', 'workload:runai-vision/a', at(40));
+    await store.mute('U0ALICE', 'workload:runai-vision/b', undefined);
     const captured = captureLog('info');
     const pruner = new RetentionPruner({ store, liveWorkloads: () => ['cached'], keepMs: 30 * DAY, log: captured.log, now });
 
     clock = at(29);
     expect(await pruner.run()).toMatchObject({ ledger: 0, workloads: 0, mutes: 1 });
-    expect(store.activeMutes('U0ALICE', T0).map((m) => m.scope).sort()).toEqual(['workload:runai-vision/a', 'workload:runai-vision/b']);
+    expect((await store.activeMutes('U0ALICE', T0)).map((m) => m.scope).sort()).toEqual(['workload:runai-vision/a', 'workload:runai-vision/b']);
 
     clock = at(31);
     expect(await pruner.run()).toMatchObject({ ledger: 3, workloads: 1, mutes: 0 });
     const kept = ['wl:present:Failed', 'wl:cached:Failed', 'mw:window-1:start', 'archive:problem:disk-full:0'];
-    for (const key of kept) expect(store.wasSent(key)).toBe(true);
-    for (const key of ['wl:gone:Failed', 'burst:wl:gone:Failed:3', 'cleanup:alice:2026-01-01']) expect(store.wasSent(key)).toBe(false);
-    expect(store.getWorkload('gone')).toBeUndefined();
-    expect(store.getWorkload('present')).toBeDefined();
+    for (const key of kept) expect(await store.wasSent(key)).toBe(true);
+    for (const key of ['wl:gone:Failed', 'burst:wl:gone:Failed:3', 'cleanup:alice:2026-01-01']) expect(await store.wasSent(key)).toBe(false);
+    expect(await store.getWorkload('gone')).toBeUndefined();
+    expect(await store.getWorkload('present')).toBeDefined();
 
     clock = at(41);
     expect(await pruner.run()).toMatchObject({ mutes: 1 });
-    expect(store.activeMutes('U0ALICE', T0).map((m) => m.scope)).toEqual(['workload:runai-vision/b']);
+    expect((await store.activeMutes('U0ALICE', T0)).map((m) => m.scope)).toEqual(['workload:runai-vision/b']);
     expect(captured.entries.some((e) => e.msg === 'pruned old ledger rows, deleted workloads and ended mutes' && e.ledger === 3)).toBe(true);
-    store.close();
+    await store.close();
   });
 
   it('deletes archived logs older than archive.retention, then the oldest until the total fits archive.maxTotalBytes', async () => {
-    const store = new Store(join(tempDir('retention-'), 'bot.db'));
+    const store = new SqliteStore(join(tempDir('retention-'), 'bot.db'));
     const dir = join(tempDir('retention-'), 'logs');
     const oldest = archived(dir, 'oldest', 100, at(0));
     const old = archived(dir, 'old', 100, at(5));
@@ -112,7 +113,7 @@ describe('retention', () => {
     clock = at(100);
     expect((await pruner.run()).archive).toEqual({ byAge: 1, bySize: 0, bytes: 300 });
     expect(existsSync(busy)).toBe(true);
-    store.close();
+    await store.close();
   });
 
   it('plans deletions oldest first and never picks a directory being written', () => {
@@ -145,14 +146,14 @@ describe('retention', () => {
     it('keeps the ledger for cleanup.after when that is longer than 30 days', async () => {
       clock = T0;
       bot = await sims.startBot({ cleanup: { after: '45d' } }, { now });
-      bot.store.putWorkload(workload('gone', T0));
-      bot.store.recordSent({ key: 'wl:gone:Failed', recipient: 'U0ALICE', sentAt: T0.toISOString() });
+      await bot.store.putWorkload(workload('gone', T0));
+      await bot.store.recordSent({ key: 'wl:gone:Failed', recipient: 'U0ALICE', sentAt: T0.toISOString() });
       clock = at(40);
       await bot.retention.run();
-      expect(bot.store.wasSent('wl:gone:Failed')).toBe(true);
+      expect(await bot.store.wasSent('wl:gone:Failed')).toBe(true);
       clock = at(46);
       expect((await bot.retention.run()).ledger).toBe(1);
-      expect(bot.store.wasSent('wl:gone:Failed')).toBe(false);
+      expect(await bot.store.wasSent('wl:gone:Failed')).toBe(false);
     });
   });
 });

@@ -47,9 +47,9 @@ describe('a Slack outage', () => {
     fail('resnet');
     const uid = await eventually(() => kube.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })?.metadata.uid, 'the uid');
     // Queued on disk, not tried while Slack has not even accepted the token (no try used up) …
-    await eventually(() => bot.store.allOutbox().find((i) => i.key === `wl:${uid}:Failed`), 'the alert queued');
+    await eventually(async () => (await bot.store.allOutbox()).find((i) => i.key === `wl:${uid}:Failed`), 'the alert queued');
     await bot.settle();
-    expect(bot.store.allOutbox().find((i) => i.key === `wl:${uid}:Failed`)?.attempts).toBe(0);
+    expect((await bot.store.allOutbox()).find((i) => i.key === `wl:${uid}:Failed`)?.attempts).toBe(0);
     // … and the logs saved while the pods are still there.
     await eventually(() => existsSync(join(dir, 'vision', 'resnet', uid, 'resnet-0-0.resnet.log')), 'the archived log');
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
@@ -58,7 +58,7 @@ describe('a Slack outage', () => {
     const [dm] = await eventually(() => slack.messagesTo(ALICE.id).length > 0 && slack.messagesTo(ALICE.id), 'the DM after Slack is back', 30_000);
     expect(dm.body.text).toContain('resnet');
     await eventually(async () => (await readiness()).status === 200, 'readiness after Slack is back', 30_000);
-    expect(bot.store.outboxDepth()).toBe(0);
+    expect(await bot.store.outboxDepth()).toBe(0);
   }, 60_000);
 
   it('refusing the bot token: logged once with the fix, readiness says so, and the bot keeps checking until it is accepted', async () => {

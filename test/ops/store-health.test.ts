@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
-import { Store } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { eventually, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, workloadCr } from '../helpers/workloads.js';
+import { sqliteOf } from '../helpers/store.js';
 
 describe('a store that cannot be written', () => {
   const sims = useSimulators((kube) => kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' }));
@@ -28,19 +29,19 @@ describe('a store that cannot be written', () => {
     expect((await readiness()).status).toBe(200);
 
     // SQLite's own switch for refusing every write: what a read-only volume looks like to the bot.
-    bot.store.db.pragma('query_only = ON');
+    sqliteOf(bot.store).pragma('query_only = ON');
     const during = await readiness();
     expect(during.status).toBe(503);
     expect(during.body.checks.store.ok).toBe(false);
     expect(during.body.checks.store.detail).toMatch(/^cannot write the store \(SQLITE_READONLY\)/);
-    expect(bot.ready()).toBe(false);
+    expect(await bot.ready()).toBe(false);
 
     // The bot keeps running through failed writes: the watcher logs them and goes on.
     kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
     await eventually(() => bot.captured.entries.some((e) => e.level === 'error' && String(e.err).includes('readonly')), 'the failed write logged');
     expect((await readiness()).status).toBe(503);
 
-    bot.store.db.pragma('query_only = OFF');
+    sqliteOf(bot.store).pragma('query_only = OFF');
     const after = await readiness();
     expect(after.status).toBe(200);
     expect(after.body.checks.store).toEqual({ ok: true });
@@ -49,7 +50,7 @@ describe('a store that cannot be written', () => {
   it('waits out a store another process holds locked at start, rather than exiting into the same lock', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'runai-locked-'));
     const path = join(dir, 'bot.db');
-    new Store(path).close();
+    await new SqliteStore(path).close();
     const other = new Database(path);
     try {
       // Longer than the store's 5 s busy timeout: a restart during a backup or a replica handover.

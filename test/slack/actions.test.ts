@@ -69,13 +69,13 @@ describe('alert DM buttons', () => {
   it('mutes the workload until unmuted and confirms ephemerally', async () => {
     const { shown } = await click(ALICE.id, ACTION.muteWorkload);
     expect(shown).toContain('Muted `resnet`');
-    expect(world.bot.store.activeMutes(ALICE.id, new Date())).toContainEqual({ scope: 'workload:runai-vision/resnet', until: undefined });
+    expect(await world.bot.store.activeMutes(ALICE.id, new Date())).toContainEqual({ scope: 'workload:runai-vision/resnet', until: undefined });
   });
 
   it('mutes the project for one day', async () => {
     const { shown } = await click(ALICE.id, ACTION.muteProject);
     expect(shown).toContain('Muted project `vision`');
-    const mute = world.bot.store.activeMutes(ALICE.id, new Date()).find((m) => m.scope === 'project:vision');
+    const mute = (await world.bot.store.activeMutes(ALICE.id, new Date())).find((m) => m.scope === 'project:vision');
     const hours = (Date.parse(mute!.until!) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
@@ -84,7 +84,7 @@ describe('alert DM buttons', () => {
   it('does not let a stranger mute through a forwarded button', async () => {
     await click(ERIN.id, ACTION.muteWorkload);
     await click(ERIN.id, ACTION.muteProject);
-    expect(world.bot.store.activeMutes(ERIN.id, new Date())).toEqual([]);
+    expect(await world.bot.store.activeMutes(ERIN.id, new Date())).toEqual([]);
   });
 
   it('acks the Open in Run:ai link button and sends nothing', async () => {

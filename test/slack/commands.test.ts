@@ -139,17 +139,17 @@ describe('/runai in Socket Mode', () => {
   it('mutes a workload for a while, shows it in settings, and unmutes it', async () => {
     const muted = await world.ask(ALICE, 'mute resnet for 2h');
     expect(muted.shown).toContain('Muted `resnet`');
-    const mutes = world.bot.store.activeMutes(ALICE.id, new Date());
+    const mutes = await world.bot.store.activeMutes(ALICE.id, new Date());
     expect(mutes).toEqual([{ scope: 'workload:runai-vision/resnet', until: expect.any(String) }]);
     expect(Date.parse(mutes[0].until!) - Date.now()).toBeGreaterThan(7_100_000);
     expect((await world.ask(ALICE, 'settings')).shown).toContain('workload runai-vision/resnet');
     expect((await world.ask(ALICE, 'unmute resnet')).shown).toContain('Unmuted `resnet`');
-    expect(world.bot.store.activeMutes(ALICE.id, new Date())).toEqual([]);
+    expect(await world.bot.store.activeMutes(ALICE.id, new Date())).toEqual([]);
   });
 
   it('mutes a project until unmuted when no duration is given', async () => {
     expect((await world.ask(CAROL, 'mute project vision')).shown).toContain('until you unmute it');
-    expect(world.bot.store.activeMutes(CAROL.id, new Date())).toEqual([{ scope: 'project:vision', until: undefined }]);
+    expect(await world.bot.store.activeMutes(CAROL.id, new Date())).toEqual([{ scope: 'project:vision', until: undefined }]);
     expect((await world.ask(CAROL, 'unmute project vision')).shown).toContain('Unmuted project');
     expect((await world.ask(CAROL, 'unmute project vision')).shown).toContain('was not muted');
   });
@@ -162,7 +162,7 @@ describe('/runai in Socket Mode', () => {
     expect((await world.ask(CAROL, 'settings pending off')).shown).toContain('Pending and Initializing warnings: *off*');
     expect((await world.ask(CAROL, 'settings quiet 22:00-07:00')).shown).toContain('22:00–07:00 America/New_York');
     expect((await world.ask(CAROL, 'settings quiet 23:30-6:00 europe/berlin')).shown).toContain('23:30–06:00 Europe/Berlin');
-    expect(world.bot.store.getSettings(CAROL.id)).toEqual({
+    expect(await world.bot.store.getSettings(CAROL.id)).toEqual({
       completed: true,
       pending: false,
       quietHours: { from: '23:30', to: '06:00', timezone: 'Europe/Berlin' },

@@ -23,7 +23,7 @@ describe('the Home tab', () => {
   const homeOf = (userId: string) => world.slack.workspace.homeViews.get(userId);
 
   it('shows my workloads by state, my recent alerts, the maintenance calendar state and my settings', async () => {
-    world.bot.store.mute(ALICE.id, 'project:llm', undefined);
+    await world.bot.store.mute(ALICE.id, 'project:llm', undefined);
     await world.slack.sendEvent({ type: 'app_home_opened', user: ALICE.id, channel: 'DALICE', tab: 'home' });
     const home = await eventually(() => homeOf(ALICE.id), 'the published Home tab');
     const shown = JSON.stringify(home.view);
@@ -59,7 +59,7 @@ describe('the Home tab', () => {
   });
 
   it('republishes with fresh data when Refresh is clicked', async () => {
-    world.bot.store.putSettings(ALICE.id, { completed: true, pending: true });
+    await world.bot.store.putSettings(ALICE.id, { completed: true, pending: true });
     const before = world.slack.callsTo('views.publish').length;
     const result = await world.slack.sendBlockAction({ user_id: ALICE.id, action_id: ACTION.homeRefresh, value: 'refresh' });
     expect(result.ack).toEqual({});

@@ -99,7 +99,7 @@ describe('HTTP mode', () => {
     await signedRequest(events, command(ERIN.id, 'help', 'after'), SIGNING_SECRET);
     await eventually(() => catcher.posts.get('after'), 'the reply to the good request');
     for (const id of ['unsigned', 'stale', 'tampered', 'wrong']) expect(catcher.posts.get(id)).toBeUndefined();
-    expect(world.bot.store.activeMutes(ALICE.id, new Date())).toEqual([]);
+    expect(await world.bot.store.activeMutes(ALICE.id, new Date())).toEqual([]);
     expect(world.slack.callsTo('users.info').length).toBe(usersInfoBefore);
   });
 

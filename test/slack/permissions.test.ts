@@ -42,7 +42,7 @@ describe('who may see a workload through /runai', () => {
     for (const text of ['status resnet', 'why resnet', 'logs resnet -p vision', 'mute resnet for 1h']) {
       expect((await world.ask(ERIN, text)).reply).toEqual(refusal);
     }
-    expect(world.bot.store.activeMutes(ERIN.id, new Date())).toEqual([]);
+    expect(await world.bot.store.activeMutes(ERIN.id, new Date())).toEqual([]);
   });
 
   it('does not name projects a person cannot see when a name is ambiguous', async () => {

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../../src/store/sqlite.js';
+import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -14,35 +14,35 @@ describe('store file permissions', () => {
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'store-perm-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('creates its directory 0700 and its file, WAL and shared-memory files 0600', () => {
+  it('creates its directory 0700 and its file, WAL and shared-memory files 0600', async () => {
     const dir = join(root, 'state', 'bot');
     const path = join(dir, 'bot.db');
-    const store = new Store(path);
-    store.db.exec('CREATE TABLE probe (x); INSERT INTO probe VALUES (1)');
+    const store = new SqliteStore(path);
+    sqliteHandleForTests(store).exec('CREATE TABLE probe (x); INSERT INTO probe VALUES (1)');
     expect(mode(dir)).toBe('700');
     expect(mode(path)).toBe('600');
     expect(existsSync(`${path}-wal`)).toBe(true);
     expect(mode(`${path}-wal`)).toBe('600');
     expect(mode(`${path}-shm`)).toBe('600');
-    store.close();
+    await store.close();
   });
 
-  it('narrows an existing world-readable store and its WAL files to 0600', () => {
+  it('narrows an existing world-readable store and its WAL files to 0600', async () => {
     const path = join(root, 'bot.db');
-    const first = new Store(path);
-    first.db.exec('CREATE TABLE probe (x); INSERT INTO probe VALUES (1)');
+    const first = new SqliteStore(path);
+    sqliteHandleForTests(first).exec('CREATE TABLE probe (x); INSERT INTO probe VALUES (1)');
     // As an older version left them (SQLite's default 0644), with the WAL still there.
     for (const f of [path, `${path}-wal`, `${path}-shm`]) chmodSync(f, 0o644);
-    const second = new Store(path);
+    const second = new SqliteStore(path);
     for (const f of [path, `${path}-wal`, `${path}-shm`]) expect(`${f} ${mode(f)}`).toBe(`${f} 600`);
-    expect(second.db.prepare('SELECT x FROM probe').get()).toEqual({ x: 1 });
-    second.close();
-    first.close();
+    expect(sqliteHandleForTests(second).prepare('SELECT x FROM probe').get()).toEqual({ x: 1 });
+    await second.close();
+    await first.close();
   });
 
   it('leaves an existing directory as it is (it may be a volume root or the working directory)', () => {
     chmodSync(root, 0o755);
-    new Store(join(root, 'bot.db')).close();
+    new SqliteStore(join(root, 'bot.db')).close();
     expect(mode(root)).toBe('755');
   });
 });

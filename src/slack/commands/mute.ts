@@ -19,13 +19,13 @@ export async function muteReply(asker: Asker, target: MuteTarget, forMs: number 
   return muteWorkload(asker, w.namespace, w.name, w.project, until);
 }
 
-export function muteWorkload(asker: Asker, namespace: string, name: string, project: string, until: Date | undefined): SlackMessage {
-  asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name), until);
+export async function muteWorkload(asker: Asker, namespace: string, name: string, project: string, until: Date | undefined): Promise<SlackMessage> {
+  await asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name), until);
   return confirmationMessage(`Muted ${forInlineCode(name, 120)} in project ${forInlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute ${name} -p ${project}\` undoes it.`);
 }
 
-export function muteProject(asker: Asker, project: string, until: Date | undefined): SlackMessage {
-  asker.deps.store.mute(asker.userId, muteScope.project(project), until);
+export async function muteProject(asker: Asker, project: string, until: Date | undefined): Promise<SlackMessage> {
+  await asker.deps.store.mute(asker.userId, muteScope.project(project), until);
   return confirmationMessage(`Muted project ${forInlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute project ${project}\` undoes it.`);
 }
 
@@ -37,20 +37,19 @@ function howLong(until: Date | undefined, now: Date): string {
  * Unmuting looks only at the asker's own mutes, so it works for a workload that is gone
  * and says nothing about workloads the asker cannot see.
  */
-export function unmuteReply(asker: Asker, target: MuteTarget): SlackMessage {
+export async function unmuteReply(asker: Asker, target: MuteTarget): Promise<SlackMessage> {
   const { store, now } = asker.deps;
   if (target.type === 'project') {
-    const removed = store.unmute(asker.userId, muteScope.project(target.project));
+    const removed = await store.unmute(asker.userId, muteScope.project(target.project));
     return confirmationMessage(removed ? `Unmuted project ${forInlineCode(target.project, 100)}.` : `Project ${forInlineCode(target.project, 100)} was not muted.`);
   }
   const { name, project } = target.query;
-  const scopes = store
-    .activeMutes(asker.userId, now())
+  const scopes = (await store.activeMutes(asker.userId, now()))
     .map((m) => m.scope)
     .filter((scope) => {
       const match = /^workload:([^/]+)\/(.+)$/.exec(scope);
       return !!match && match[2] === name && (!project || match[1] === project || match[1] === `runai-${project}`);
     });
-  for (const scope of scopes) store.unmute(asker.userId, scope);
+  for (const scope of scopes) await store.unmute(asker.userId, scope);
   return confirmationMessage(scopes.length ? `Unmuted ${forInlineCode(name, 120)}.` : `${forInlineCode(name, 120)} was not muted.`);
 }

@@ -10,14 +10,14 @@ import type { Asker } from './context.js';
 
 export async function settingsReply(asker: Asker, change: SettingsChange | undefined): Promise<SlackMessage> {
   const { store, now } = asker.deps;
-  const current = settingsOf(store, asker.userId);
+  const current = await settingsOf(store, asker.userId);
   let changed: string | undefined;
   if (change) {
     const next = await applyChange(asker, current, change);
-    store.putSettings(asker.userId, next.settings);
+    await store.putSettings(asker.userId, next.settings);
     changed = next.said;
   }
-  return settingsMessage(settingsOf(store, asker.userId), store.activeMutes(asker.userId, now()), now(), changed);
+  return settingsMessage(await settingsOf(store, asker.userId), await store.activeMutes(asker.userId, now()), now(), changed);
 }
 
 async function applyChange(asker: Asker, current: UserSettings, change: SettingsChange): Promise<{ settings: UserSettings; said: string }> {

@@ -19,7 +19,7 @@ export async function statusReply(asker: Asker, query: WorkloadQuery): Promise<S
   return statusMessage({
     workload,
     now: deps.now(),
-    stateSince: deps.store.getWorkload(workload.uid)?.stateSince,
+    stateSince: (await deps.store.getWorkload(workload.uid))?.stateSince,
     uiUrl: deps.config.runai.uiUrl,
     podProblem,
   });

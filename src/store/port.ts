@@ -1,0 +1,242 @@
+/**
+ * The store PORT: everything the bot keeps across restarts, as interfaces by concern. The core
+ * (notify/, slack/, maintenance/, archive/, ops/) depends only on these types; SQLite
+ * (src/store/sqlite/, the embedded default) and PostgreSQL (src/store/postgres/, `store.url`)
+ * implement them. Pure types: no I/O is imported here.
+ *
+ * Every call returns a Promise because PostgreSQL is asynchronous; the SQLite implementation is
+ * synchronous underneath and answers with already-resolved promises. A failed call rejects with
+ * the driver's error (its `code`: SQLITE_FULL, SQLITE_READONLY, a PostgreSQL SQLSTATE, …).
+ *
+ * Atomicity the delivery guarantee depends on (README, "Delivery guarantee"; notify/outbox.ts)
+ * is inside single calls, never spread over several: completeOutbox (ledger row + queue delete),
+ * admitToBurst (burst membership + its rewrite item), completeBurstRewrite, releaseBurst and
+ * dropBurst each run in one transaction in every implementation.
+ *
+ * KEY SPACE. Keys are strings with a kind prefix: `wl:<uid>:<state>` (workload alerts),
+ * `burst:<anchor>` (a burst's rewrite), `ops-burst:<iso>`, `cleanup:<owner>:<day>`, `mw:<reminder>`,
+ * `archive:<…>`. Workloads are keyed by their Kubernetes uid; mutes by (user, scope); settings
+ * and the Slack user cache by person; the feed cache by URL. Many clusters will add a `cluster`
+ * dimension: a cluster id enters as an extra leading column of each table's primary key (default
+ * '' for the single cluster of today, so existing rows stay valid) and as an optional `cluster`
+ * argument on the workload and ledger calls; ledger keys then stay unique per cluster without
+ * rewriting them. People-level data (mutes, settings, Slack users) stays shared across clusters.
+ */
+
+export interface LedgerEntry {
+  key: string;
+  recipient: string;
+  channel?: string;
+  ts?: string;
+  sentAt: string;
+}
+
+export type OutboxTarget =
+  | { type: 'owner'; owner: string; project: string; workload?: string }
+  | { type: 'channel'; channel: string }
+  | { type: 'user'; user: string }
+  /** Rewrite the message already sent under `anchorKey` (chat.update). */
+  | { type: 'update'; anchorKey: string }
+  /** Rewrite the burst anchored at `anchorKey` to list its stored entries (built when sent). */
+  | { type: 'burst'; anchorKey: string };
+
+export interface OutboxPayload {
+  text: string;
+  blocks?: unknown[];
+}
+
+export interface OutboxItem {
+  id: number;
+  key: string;
+  kind: string;
+  target: OutboxTarget;
+  payload: OutboxPayload;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError?: string;
+  createdAt: string;
+}
+
+/** What is queued: an outbox item before it has an id and a schedule. */
+export interface NewOutboxItem {
+  key: string;
+  kind: string;
+  target: OutboxTarget;
+  payload: OutboxPayload;
+}
+
+export interface StoredWorkload {
+  uid: string;
+  namespace: string;
+  name: string;
+  project: string;
+  owner?: string;
+  kind: string;
+  state: string;
+  stateSince: string;
+  snapshot: string;
+  deletedAt?: string;
+}
+
+/** An alert folded into a burst, as stored. */
+export interface StoredBurstEntry {
+  key: string;
+  anchorKey: string;
+  entry: unknown;
+  item: Omit<NewOutboxItem, 'key'>;
+  told: boolean;
+}
+
+export interface StoredBurst {
+  anchorKey: string;
+  destination: string;
+  anchorEntry: unknown;
+  openedAt: string;
+  closesAt: string;
+}
+
+/** What admitToBurst's `decide` answers for the open burst it read (notify/burst.ts `admit`). */
+export type BurstAdmission =
+  | { grouped: false; closesAt: number }
+  | { grouped: true; anchorKey: string; rewriteAt: number };
+
+export interface FeedCacheEntry {
+  body: string;
+  etag?: string;
+  lastModified?: string;
+  /** ISO time of the last successful fetch (or 304). */
+  fetchedAt: string;
+}
+
+export interface Mute {
+  scope: string;
+  until?: string;
+}
+
+/** What was said to whom: one row per message key, for ever (until pruned). */
+export interface LedgerStore {
+  wasSent(key: string): Promise<boolean>;
+  ledgerEntry(key: string): Promise<LedgerEntry | undefined>;
+  ledgerKeys(prefix: string): Promise<Set<string>>;
+  recordSent(entry: LedgerEntry): Promise<void>;
+  /** Recent alerts that went to a user, newest first (Home tab). */
+  recentAlertsFor(recipient: string, limit: number): Promise<LedgerEntry[]>;
+}
+
+/** What is still to be sent, in order, with its retry schedule. */
+export interface OutboxStore {
+  /** Queues a message unless the same key is queued, folded or already sent. Returns whether it was queued. */
+  enqueue(item: NewOutboxItem, now: Date): Promise<boolean>;
+  /** Whether the key is on its way: queued, or folded into a burst whose rewrite is not yet accepted. */
+  isQueued(key: string): Promise<boolean>;
+  queuedItem(key: string): Promise<OutboxItem | undefined>;
+  /** Items due at `now`, oldest first. */
+  dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
+  allOutbox(): Promise<OutboxItem[]>;
+  outboxDepth(): Promise<number>;
+  /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
+  completeOutbox(id: number, entry: LedgerEntry): Promise<void>;
+  /** Reschedules an item; `failed: false` (a deliberate wait) does not count as an attempt. */
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed?: boolean): Promise<void>;
+  /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
+  dropQueued(prefix: string): Promise<number>;
+  dropOutbox(id: number): Promise<void>;
+  /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
+  replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
+  /** Makes due now the items waiting out a failure's backoff (not rate limits or quiet hours). */
+  expediteOutbox(now: Date): Promise<number>;
+}
+
+/** Bursts: alerts for one destination grouped into one rewritten message, persisted. */
+export interface BurstStore {
+  /** The burst still open at `now` for a destination, if any. */
+  openBurst(destination: string, now: Date): Promise<StoredBurst | undefined>;
+  burst(anchorKey: string): Promise<StoredBurst | undefined>;
+  /**
+   * In one transaction (and serialised per destination): reads the open burst, asks `decide`
+   * (pure), then either queues `item` and opens a burst it anchors, or folds it into the open
+   * burst and (re)schedules that burst's rewrite. Undefined when the key was already sent,
+   * queued or folded.
+   */
+  admitToBurst(
+    destination: string,
+    item: NewOutboxItem,
+    entry: unknown,
+    now: Date,
+    decide: (open: StoredBurst | undefined) => BurstAdmission,
+  ): Promise<{ folded: false } | { folded: true; anchorKey: string } | undefined>;
+  burstEntries(anchorKey: string): Promise<StoredBurstEntry[]>;
+  /** A rewrite naming `told` was accepted: ledger rows, entries marked, rewrite dequeued; one transaction. */
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[]): Promise<void>;
+  /** Drops a burst's rewrite and the folded alerts it still owed (past the retention). Returns their keys. */
+  dropBurst(anchorKey: string): Promise<string[]>;
+  /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
+  releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
+  /** Forgets bursts whose window closed and whose folded alerts were all told. */
+  pruneClosedBursts(now: Date): Promise<number>;
+  /** Makes every burst rewrite due now (shutdown, tests). */
+  burstRewritesDueNow(now: Date): Promise<void>;
+}
+
+/** What the bot last saw of each workload (its lifecycle memory). */
+export interface WorkloadStore {
+  getWorkload(uid: string): Promise<StoredWorkload | undefined>;
+  /** Workloads not deleted. */
+  allWorkloads(): Promise<StoredWorkload[]>;
+  workloadsOf(owner: string): Promise<StoredWorkload[]>;
+  putWorkload(w: StoredWorkload): Promise<void>;
+  /** Uids of the workloads not deleted, as the store last saw them. */
+  presentWorkloadUids(): Promise<string[]>;
+  /** Forgets workloads deleted before `before`. */
+  pruneDeletedWorkloads(before: Date): Promise<number>;
+}
+
+/** People: mutes, settings and the owner → Slack user cache. */
+export interface PreferenceStore {
+  cachedSlackUser(owner: string): Promise<{ userId: string | null; lookedUpAt: string } | undefined>;
+  cacheSlackUser(owner: string, userId: string | null, at: Date): Promise<void>;
+  mute(userId: string, scope: string, until: Date | undefined): Promise<void>;
+  unmute(userId: string, scope: string): Promise<boolean>;
+  activeMutes(userId: string, now: Date): Promise<Mute[]>;
+  getSettings<T>(userId: string): Promise<T | undefined>;
+  putSettings(userId: string, value: unknown): Promise<void>;
+  /** Drops mutes that ended before `now` (a mute "until unmuted" never ends). */
+  pruneExpiredMutes(now: Date): Promise<number>;
+}
+
+/** The last good maintenance feed and the window versions announced. */
+export interface MaintenanceStore {
+  getFeedCache(url: string): Promise<FeedCacheEntry | undefined>;
+  putFeedCache(url: string, entry: FeedCacheEntry): Promise<void>;
+  knownWindows(): Promise<Map<string, unknown>>;
+  rememberWindow(key: string, value: unknown): Promise<void>;
+}
+
+/** Readiness, retention and lifecycle. */
+export interface HealthStore {
+  /** Where the store lives, safe to log (a file path, or a URL without its password). */
+  readonly location: string;
+  /** One tiny real write: why the store cannot be written, or undefined when it can. */
+  probeWrite(now: Date): Promise<string | undefined>;
+  /**
+   * Forgets what was said about workloads (and daily nudges) before `before`, except about a
+   * workload in `live`. Maintenance (mw:) and archive (archive:) keys stay for ever.
+   */
+  pruneLedger(before: Date, live: ReadonlySet<string>): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
+
+/** The workload a ledger key is about: wl:<uid>:… and burst:wl:<uid>:…; undefined for others. */
+export function workloadUidOfKey(key: string): string | undefined {
+  const match = /(?:^|:)wl:([^:]+):/.exec(key);
+  return match?.[1];
+}
+
+export function burstRewriteKey(anchorKey: string): string {
+  return `burst:${anchorKey}`;
+}
+
+/** Ledger keys retention may prune (their loss cannot cause a repeat; see HealthStore.pruneLedger). */
+export const PRUNABLE_LEDGER_PREFIXES = ['wl:', 'burst:', 'ops-burst:', 'cleanup:'] as const;

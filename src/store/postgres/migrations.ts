@@ -1,0 +1,88 @@
+/**
+ * PostgreSQL schema migrations, versioned in schema_migrations. Times are ISO-8601 text, as in
+ * SQLite, so both stores compare and order them the same way; they (and keys, matched by
+ * prefix) use the "C" collation, since a locale collation may ignore the punctuation in them.
+ */
+export const POSTGRES_MIGRATIONS: string[] = [
+  `CREATE TABLE ledger (
+     key TEXT COLLATE "C" PRIMARY KEY,
+     recipient TEXT NOT NULL,
+     channel TEXT,
+     ts TEXT,
+     sent_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX ledger_recipient ON ledger (recipient, sent_at);
+   CREATE TABLE outbox (
+     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     key TEXT COLLATE "C" NOT NULL UNIQUE,
+     kind TEXT NOT NULL,
+     target TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at TEXT COLLATE "C" NOT NULL,
+     last_error TEXT,
+     created_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id);
+   CREATE TABLE workloads (
+     uid TEXT PRIMARY KEY,
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     project TEXT NOT NULL,
+     owner TEXT,
+     kind TEXT NOT NULL,
+     state TEXT NOT NULL,
+     state_since TEXT COLLATE "C" NOT NULL,
+     snapshot TEXT NOT NULL,
+     deleted_at TEXT COLLATE "C"
+   );
+   CREATE INDEX workloads_owner ON workloads (owner);
+   CREATE TABLE slack_users (
+     owner TEXT PRIMARY KEY,
+     user_id TEXT,
+     looked_up_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE TABLE mutes (
+     user_id TEXT NOT NULL,
+     scope TEXT COLLATE "C" NOT NULL,
+     until TEXT COLLATE "C",
+     PRIMARY KEY (user_id, scope)
+   );
+   CREATE TABLE settings (
+     user_id TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );
+   CREATE TABLE feed_cache (
+     url TEXT PRIMARY KEY,
+     body TEXT NOT NULL,
+     etag TEXT,
+     last_modified TEXT,
+     fetched_at TEXT NOT NULL
+   );
+   CREATE TABLE windows_known (
+     key TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );
+   CREATE TABLE bursts (
+     anchor_key TEXT COLLATE "C" PRIMARY KEY,
+     destination TEXT NOT NULL,
+     anchor_entry TEXT NOT NULL,
+     opened_at TEXT COLLATE "C" NOT NULL,
+     closes_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX bursts_destination ON bursts (destination, closes_at);
+   CREATE TABLE burst_entries (
+     seq BIGINT GENERATED ALWAYS AS IDENTITY,
+     key TEXT COLLATE "C" PRIMARY KEY,
+     anchor_key TEXT COLLATE "C" NOT NULL REFERENCES bursts (anchor_key) ON DELETE CASCADE,
+     entry_json TEXT NOT NULL,
+     item_json TEXT NOT NULL,
+     told BOOLEAN NOT NULL DEFAULT FALSE,
+     added_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX burst_entries_anchor ON burst_entries (anchor_key);
+   CREATE TABLE store_probe (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     at TEXT NOT NULL
+   );`,
+];

@@ -1,0 +1,144 @@
+/**
+ * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
+ * persisted with its rewrite in one transaction (README, "Delivery guarantee").
+ */
+import { burstRewriteKey, type BurstAdmission, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import type { SqliteDatabase } from './database.js';
+import type { SqliteLedger } from './ledger.js';
+import type { SqliteOutbox } from './outbox.js';
+
+export class SqliteBursts {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly ledger: SqliteLedger,
+    private readonly outbox: SqliteOutbox,
+  ) {}
+
+  openBurst(destination: string, now: Date): StoredBurst | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM bursts WHERE destination = ? AND closes_at > ? ORDER BY opened_at DESC LIMIT 1')
+      .get(destination, now.toISOString()) as Record<string, string> | undefined;
+    return row && rowToBurst(row);
+  }
+
+  burst(anchorKey: string): StoredBurst | undefined {
+    const row = this.db.prepare('SELECT * FROM bursts WHERE anchor_key = ?').get(anchorKey) as Record<string, string> | undefined;
+    return row && rowToBurst(row);
+  }
+
+  /** SQLite has one writer: the transaction alone serialises admissions for a destination. */
+  admitToBurst(
+    destination: string,
+    item: NewOutboxItem,
+    entry: unknown,
+    now: Date,
+    decide: (open: StoredBurst | undefined) => BurstAdmission,
+  ): { folded: false } | { folded: true; anchorKey: string } | undefined {
+    return this.db.transaction(() => {
+      const decision = decide(this.openBurst(destination, now));
+      if (!decision.grouped) {
+        this.pruneClosedBursts(now);
+        if (!this.outbox.enqueue(item, now)) return undefined;
+        this.db
+          .prepare('INSERT OR REPLACE INTO bursts (anchor_key, destination, anchor_entry, opened_at, closes_at) VALUES (?, ?, ?, ?, ?)')
+          .run(item.key, destination, JSON.stringify(entry), now.toISOString(), new Date(decision.closesAt).toISOString());
+        return { folded: false as const };
+      }
+      const { key, ...alone } = item;
+      if (this.ledger.wasSent(key) || this.outbox.hasKey(key)) return undefined;
+      const added = this.db
+        .prepare('INSERT OR IGNORE INTO burst_entries (key, anchor_key, entry_json, item_json, added_at) VALUES (?, ?, ?, ?, ?)')
+        .run(key, decision.anchorKey, JSON.stringify(entry), JSON.stringify(alone), now.toISOString());
+      if (added.changes === 0) return undefined;
+      this.scheduleRewrite(decision.anchorKey, new Date(decision.rewriteAt), now);
+      return { folded: true as const, anchorKey: decision.anchorKey };
+    });
+  }
+
+  /**
+   * Queues (or re-times) the single rewrite of a burst: one outbox item per burst, replaced as
+   * it grows. Its attempts start again, since it is a new message.
+   */
+  private scheduleRewrite(anchorKey: string, dueAt: Date, now: Date): void {
+    this.db
+      .prepare(
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, 'burst', ?, '{"text":""}', ?, ?)
+         ON CONFLICT(key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
+      )
+      .run(burstRewriteKey(anchorKey), JSON.stringify({ type: 'burst', anchorKey }), dueAt.toISOString(), now.toISOString());
+  }
+
+  burstEntries(anchorKey: string): StoredBurstEntry[] {
+    const rows = this.db.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      key: r.key as string,
+      anchorKey: r.anchor_key as string,
+      entry: JSON.parse(r.entry_json as string),
+      item: JSON.parse(r.item_json as string) as StoredBurstEntry['item'],
+      told: r.told === 1,
+    }));
+  }
+
+  /**
+   * A rewrite naming `told` was accepted: each is recorded in the ledger; `muted` (muted by the
+   * person since the fold) are recorded as handled and leave the burst. The rewrite leaves the
+   * queue unless entries folded meanwhile still wait for it. One transaction, so a crash leaves
+   * either the rewrite owed or all of them told.
+   */
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): void {
+    this.db.transaction(() => {
+      for (const entry of told) {
+        this.ledger.recordSent(entry);
+        this.db.prepare('UPDATE burst_entries SET told = 1 WHERE key = ?').run(entry.key);
+      }
+      for (const entry of muted) {
+        this.ledger.recordSent(entry);
+        this.db.prepare('DELETE FROM burst_entries WHERE key = ?').run(entry.key);
+      }
+      this.db
+        .prepare('DELETE FROM outbox WHERE id = ? AND NOT EXISTS (SELECT 1 FROM burst_entries WHERE anchor_key = ? AND told = 0)')
+        .run(itemId, anchorKey);
+    });
+  }
+
+  dropBurst(anchorKey: string): string[] {
+    return this.db.transaction(() => {
+      const keys = this.burstEntries(anchorKey).filter((e) => !e.told).map((e) => e.key);
+      this.outbox.dropKey(burstRewriteKey(anchorKey));
+      this.db.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(anchorKey);
+      return keys;
+    });
+  }
+
+  releaseBurst(anchorKey: string, now: Date): string[] {
+    return this.db.transaction(() => {
+      const released: string[] = [];
+      for (const entry of this.burstEntries(anchorKey)) {
+        if (entry.told) continue;
+        this.db.prepare('DELETE FROM burst_entries WHERE key = ?').run(entry.key);
+        if (this.outbox.enqueue({ key: entry.key, ...entry.item }, now)) released.push(entry.key);
+      }
+      this.outbox.dropKey(burstRewriteKey(anchorKey));
+      this.db.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(anchorKey);
+      return released;
+    });
+  }
+
+  pruneClosedBursts(now: Date): number {
+    return this.db
+      .prepare(
+        `DELETE FROM bursts WHERE closes_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM burst_entries e WHERE e.anchor_key = bursts.anchor_key AND e.told = 0)
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = 'burst:' || bursts.anchor_key)`,
+      )
+      .run(now.toISOString()).changes;
+  }
+
+  burstRewritesDueNow(now: Date): void {
+    this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE kind = 'burst' AND next_attempt_at > ?").run(now.toISOString(), now.toISOString());
+  }
+}
+
+function rowToBurst(row: Record<string, string>): StoredBurst {
+  return { anchorKey: row.anchor_key, destination: row.destination, anchorEntry: JSON.parse(row.anchor_entry), openedAt: row.opened_at, closesAt: row.closes_at };
+}

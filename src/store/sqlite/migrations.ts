@@ -1,0 +1,79 @@
+/** Ordered SQLite schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
+export const SQLITE_MIGRATIONS: string[] = [
+  `CREATE TABLE ledger (
+     key TEXT PRIMARY KEY,           -- what was said, e.g. wl:<uid>:Failed or mw:<window>:1d
+     recipient TEXT NOT NULL,        -- Slack user or channel it went to
+     channel TEXT,                   -- conversation it was posted in
+     ts TEXT,                        -- message timestamp, for chat.update
+     sent_at TEXT NOT NULL
+   );
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     key TEXT NOT NULL UNIQUE,       -- same key as the ledger entry it becomes
+     kind TEXT NOT NULL,             -- failure, stopped, pending, maintenance, …
+     target TEXT NOT NULL,           -- JSON: {type:'owner',owner} | {type:'channel',channel} | {type:'user',user}
+     payload TEXT NOT NULL,          -- JSON: {text, blocks}
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at TEXT NOT NULL,
+     last_error TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE workloads (
+     uid TEXT PRIMARY KEY,
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     project TEXT NOT NULL,
+     owner TEXT,
+     kind TEXT NOT NULL,
+     state TEXT NOT NULL,
+     state_since TEXT NOT NULL,
+     snapshot TEXT NOT NULL,         -- JSON of the normalised Workload
+     deleted_at TEXT
+   );
+   CREATE INDEX workloads_owner ON workloads(owner);
+   CREATE TABLE slack_users (
+     owner TEXT PRIMARY KEY,
+     user_id TEXT,                   -- NULL: looked up and not found
+     looked_up_at TEXT NOT NULL
+   );
+   CREATE TABLE mutes (
+     user_id TEXT NOT NULL,
+     scope TEXT NOT NULL,            -- workload:<ns>/<name> | project:<name>
+     until TEXT,                     -- NULL: until unmuted
+     PRIMARY KEY (user_id, scope)
+   );
+   CREATE TABLE settings (
+     user_id TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );
+   CREATE TABLE feed_cache (
+     url TEXT PRIMARY KEY,
+     body TEXT NOT NULL,
+     etag TEXT,
+     last_modified TEXT,
+     fetched_at TEXT NOT NULL
+   );
+   CREATE TABLE windows_known (
+     key TEXT PRIMARY KEY,
+     json TEXT NOT NULL
+   );`,
+  // Bursts live on disk, not in timers: a fold is persisted with its rewrite in one transaction,
+  // so a crash in the burst window loses no folded alert (README, "Delivery guarantee").
+  `CREATE TABLE bursts (
+     anchor_key TEXT PRIMARY KEY,    -- key of the alert posted first; its message is rewritten
+     destination TEXT NOT NULL,      -- user:<id> | channel:<id>:<project>
+     anchor_entry TEXT NOT NULL,     -- JSON BurstEntry of the anchor, listed first in the rewrite
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX bursts_destination ON bursts(destination, closes_at);
+   CREATE TABLE burst_entries (
+     key TEXT PRIMARY KEY,           -- the folded alert's own key (the ledger key once told)
+     anchor_key TEXT NOT NULL REFERENCES bursts(anchor_key) ON DELETE CASCADE,
+     entry_json TEXT NOT NULL,       -- JSON BurstEntry, a line of the grouped message
+     item_json TEXT NOT NULL,        -- JSON {kind,target,payload}: the alert sent alone if the anchor never is
+     told INTEGER NOT NULL DEFAULT 0,-- 1 once a rewrite naming it was accepted by Slack
+     added_at TEXT NOT NULL
+   );
+   CREATE INDEX burst_entries_anchor ON burst_entries(anchor_key);`,
+];

@@ -1,0 +1,104 @@
+/** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
+import type { LedgerEntry, NewOutboxItem, OutboxItem, OutboxPayload, OutboxTarget } from '../port.js';
+import { escapeLike, type SqliteDatabase } from './database.js';
+import type { SqliteLedger } from './ledger.js';
+
+export class SqliteOutbox {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly ledger: SqliteLedger,
+  ) {}
+
+  enqueue(item: NewOutboxItem, now: Date): boolean {
+    return this.db.transaction(() => {
+      if (this.ledger.wasSent(item.key) || this.isFolded(item.key)) return false;
+      const result = this.db
+        .prepare('INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), now.toISOString(), now.toISOString());
+      return result.changes > 0;
+    });
+  }
+
+  /** Folded into a burst whose rewrite naming it is not yet accepted. */
+  isFolded(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM burst_entries WHERE key = ? AND told = 0').get(key) !== undefined;
+  }
+
+  hasKey(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM outbox WHERE key = ?').get(key) !== undefined;
+  }
+
+  isQueued(key: string): boolean {
+    return this.hasKey(key) || this.isFolded(key);
+  }
+
+  queuedItem(key: string): OutboxItem | undefined {
+    const row = this.db.prepare('SELECT * FROM outbox WHERE key = ?').get(key) as Record<string, unknown> | undefined;
+    return row && rowToOutboxItem(row);
+  }
+
+  dueOutbox(now: Date, limit = 100): OutboxItem[] {
+    const rows = this.db.prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY id LIMIT ?').all(now.toISOString(), limit) as Record<string, unknown>[];
+    return rows.map(rowToOutboxItem);
+  }
+
+  allOutbox(): OutboxItem[] {
+    return (this.db.prepare('SELECT * FROM outbox ORDER BY id').all() as Record<string, unknown>[]).map(rowToOutboxItem);
+  }
+
+  outboxDepth(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+  }
+
+  completeOutbox(id: number, entry: LedgerEntry): void {
+    this.db.transaction(() => {
+      this.ledger.recordSent(entry);
+      this.dropOutbox(id);
+    });
+  }
+
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed = true): void {
+    this.db
+      .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
+      .run(failed ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), id);
+  }
+
+  dropQueued(prefix: string): number {
+    return this.db.prepare("DELETE FROM outbox WHERE key LIKE ? ESCAPE '\\'").run(`${escapeLike(prefix)}%`).changes;
+  }
+
+  dropOutbox(id: number): void {
+    this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+  }
+
+  dropKey(key: string): void {
+    this.db.prepare('DELETE FROM outbox WHERE key = ?').run(key);
+  }
+
+  replaceOutboxPayload(id: number, payload: OutboxPayload): void {
+    this.db.prepare('UPDATE outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id);
+  }
+
+  expediteOutbox(now: Date): number {
+    return this.db
+      .prepare(
+        `UPDATE outbox SET next_attempt_at = ? WHERE attempts > 0 AND next_attempt_at > ?
+           AND (last_error IS NULL OR (last_error NOT LIKE '%rate limit%' AND last_error <> 'quiet hours'))`,
+      )
+      .run(now.toISOString(), now.toISOString()).changes;
+  }
+}
+
+function rowToOutboxItem(row: Record<string, unknown>): OutboxItem {
+  return {
+    id: row.id as number,
+    key: row.key as string,
+    kind: row.kind as string,
+    target: JSON.parse(row.target as string) as OutboxTarget,
+    payload: JSON.parse(row.payload as string) as OutboxPayload,
+    attempts: row.attempts as number,
+    nextAttemptAt: row.next_attempt_at as string,
+    lastError: (row.last_error as string | null) ?? undefined,
+    createdAt: row.created_at as string,
+  };
+}

@@ -1,0 +1,56 @@
+/** What the bot last saw of each workload, over SQLite. */
+import type { StoredWorkload } from '../port.js';
+import type { SqliteDatabase } from './database.js';
+
+export class SqliteWorkloads {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  getWorkload(uid: string): StoredWorkload | undefined {
+    const row = this.db.prepare('SELECT * FROM workloads WHERE uid = ?').get(uid) as Record<string, unknown> | undefined;
+    return row && rowToWorkload(row);
+  }
+
+  allWorkloads(): StoredWorkload[] {
+    return (this.db.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
+  }
+
+  workloadsOf(owner: string): StoredWorkload[] {
+    return (
+      this.db.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
+    ).map(rowToWorkload);
+  }
+
+  putWorkload(w: StoredWorkload): void {
+    this.db
+      .prepare(
+        `INSERT INTO workloads (uid, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+         VALUES (@uid, @namespace, @name, @project, @owner, @kind, @state, @stateSince, @snapshot, @deletedAt)
+         ON CONFLICT(uid) DO UPDATE SET namespace=@namespace, name=@name, project=@project, owner=@owner, kind=@kind,
+           state=@state, state_since=@stateSince, snapshot=@snapshot, deleted_at=@deletedAt`,
+      )
+      .run({ ...w, owner: w.owner ?? null, deletedAt: w.deletedAt ?? null });
+  }
+
+  presentWorkloadUids(): string[] {
+    return (this.db.prepare('SELECT uid FROM workloads WHERE deleted_at IS NULL').all() as { uid: string }[]).map((r) => r.uid);
+  }
+
+  pruneDeletedWorkloads(before: Date): number {
+    return this.db.prepare('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes;
+  }
+}
+
+function rowToWorkload(row: Record<string, unknown>): StoredWorkload {
+  return {
+    uid: row.uid as string,
+    namespace: row.namespace as string,
+    name: row.name as string,
+    project: row.project as string,
+    owner: (row.owner as string | null) ?? undefined,
+    kind: row.kind as string,
+    state: row.state as string,
+    stateSince: row.state_since as string,
+    snapshot: row.snapshot as string,
+    deletedAt: (row.deleted_at as string | null) ?? undefined,
+  };
+}

@@ -1,0 +1,346 @@
+/**
+ * One contract, two stores: the same cases run against SQLite (a real file) and PostgreSQL (the
+ * real server, a schema of its own per run; skipped with a note when no server answers). What
+ * the core relies on is here: the ledger, the outbox's order and its one-transaction complete,
+ * retries, bursts (fold, complete, release, one opener per destination), workloads, mutes,
+ * settings, the feed cache, pruning, the health probe, and migrations from empty and re-run.
+ */
+import { join } from 'node:path';
+import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredWorkload } from '../../src/store/port.js';
+import { PostgresStore } from '../../src/store/postgres/index.js';
+import { SqliteStore, sqliteHandleForTests, sqliteSchemaVersion } from '../../src/store/sqlite/index.js';
+import { tempDir } from '../helpers/bot.js';
+import { createTestSchema, describeWithPostgres, type TestSchema } from '../helpers/postgres.js';
+
+/** How a case reaches one implementation: open (again) the same database, read its version, break a write. */
+interface Backend {
+  open(): Promise<Store>;
+  schemaVersion(store: Store): Promise<number>;
+  /** Makes every `op` on `table` fail (like a full disk) until the returned function is called. */
+  failWrites(store: Store, table: string, op: 'INSERT' | 'UPDATE' | 'DELETE'): Promise<() => Promise<void>>;
+  cleanup(): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const path = join(tempDir('contract-'), 'bot.db');
+  return {
+    open: async () => new SqliteStore(path),
+    schemaVersion: async (store) => sqliteSchemaVersion(store as SqliteStore),
+    failWrites: async (store, table, op) => {
+      const db = sqliteHandleForTests(store as SqliteStore);
+      db.exec(`CREATE TRIGGER contract_fault BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+      return async () => void db.exec('DROP TRIGGER contract_fault');
+    },
+    cleanup: async () => undefined,
+  };
+}
+
+async function postgresBackend(): Promise<Backend> {
+  const schema: TestSchema = await createTestSchema();
+  return {
+    open: () => PostgresStore.open({ url: schema.url, schema: schema.schema }),
+    schemaVersion: (store) => (store as PostgresStore).schemaVersion(),
+    failWrites: async (_store, table, op) => {
+      await schema.sql(`CREATE FUNCTION contract_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full' USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql`);
+      await schema.sql(`CREATE TRIGGER contract_fault BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION contract_fault()`);
+      return async () => void (await schema.sql(`DROP TRIGGER contract_fault ON ${table}; DROP FUNCTION contract_fault()`));
+    },
+    cleanup: () => schema.drop(),
+  };
+}
+
+const T0 = new Date('2026-11-30T10:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+const owner = (key: string, who = 'alice'): NewOutboxItem => ({
+  key,
+  kind: 'failed',
+  target: { type: 'owner', owner: who, project: 'vision', workload: 'runai-vision/job' },
+  payload: { text: `about ${key}`, blocks: [{ type: 'section' }] },
+});
+const workload = (uid: string, extra: Partial<StoredWorkload> = {}): StoredWorkload => ({
+  uid,
+  namespace: 'runai-vision',
+  name: `job-${uid}`,
+  project: 'vision',
+  owner: 'alice',
+  kind: 'TrainingWorkload',
+  state: 'Running',
+  stateSince: T0.toISOString(),
+  snapshot: '{}',
+  ...extra,
+});
+/** notify/burst.ts's rule, in short: join the open burst, else open one for 30 s. */
+const decide = (now: Date) => (open: StoredBurst | undefined): BurstAdmission =>
+  open ? { grouped: true, anchorKey: open.anchorKey, rewriteAt: now.getTime() + 1500 } : { grouped: false, closesAt: now.getTime() + 30_000 };
+
+/**
+ * A failed write rejects with the driver's error, which carries its code. (better-sqlite3's
+ * SqliteError is not an Error in every jest realm, so `rejects.toThrow()` would misjudge it.)
+ */
+function contract(name: string, make: () => Backend | Promise<Backend>, describeFn: typeof describe = describe): void {
+  describeFn(`store contract: ${name}`, () => {
+    let backend: Backend;
+    let store: Store;
+
+    beforeEach(async () => {
+      backend = await make();
+      store = await backend.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await backend.cleanup();
+    });
+
+    it('migrates an empty database to the latest version, and opening again changes nothing', async () => {
+      const version = await backend.schemaVersion(store);
+      expect(version).toBeGreaterThan(0);
+      await store.recordSent({ key: 'wl:1:Failed', recipient: 'U1', sentAt: T0.toISOString() });
+      await store.close();
+      // Two replicas starting together: both open, neither fails, the schema is migrated once.
+      const [a, b] = await Promise.all([backend.open(), backend.open()]);
+      expect(await backend.schemaVersion(a)).toBe(version);
+      expect(await b.wasSent('wl:1:Failed')).toBe(true);
+      await a.close();
+      store = b;
+    });
+
+    it('keeps the ledger by key, matches prefixes literally, and lists a person’s recent alerts newest first', async () => {
+      expect(await store.wasSent('wl:1:Failed')).toBe(false);
+      await store.recordSent({ key: 'wl:1:Failed', recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: at(1).toISOString() });
+      await store.recordSent({ key: 'wl:2:Failed', recipient: 'U1', sentAt: at(3).toISOString() });
+      await store.recordSent({ key: 'mw:a_b:1d', recipient: 'maintenance', sentAt: at(2).toISOString() });
+      await store.recordSent({ key: 'mw:axb:1d', recipient: 'maintenance', sentAt: at(2).toISOString() });
+      expect(await store.wasSent('wl:1:Failed')).toBe(true);
+      expect(await store.ledgerEntry('wl:1:Failed')).toEqual({ key: 'wl:1:Failed', recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: at(1).toISOString() });
+      expect(await store.ledgerEntry('wl:2:Failed')).toEqual({ key: 'wl:2:Failed', recipient: 'U1', sentAt: at(3).toISOString() });
+      expect(await store.ledgerEntry('nope')).toBeUndefined();
+      // `_` is a LIKE wildcard: the prefix must match only itself.
+      expect([...(await store.ledgerKeys('mw:a_'))]).toEqual(['mw:a_b:1d']);
+      expect(await store.recentAlertsFor('U1', 1)).toEqual([expect.objectContaining({ key: 'wl:2:Failed' })]);
+      expect((await store.recentAlertsFor('U1', 10)).map((e) => e.key)).toEqual(['wl:2:Failed', 'wl:1:Failed']);
+    });
+
+    it('queues once per key, in order, never what was sent, and completes into the ledger', async () => {
+      expect(await store.enqueue(owner('wl:a:Failed'), at(0))).toBe(true);
+      expect(await store.enqueue(owner('wl:b:Failed'), at(1))).toBe(true);
+      expect(await store.enqueue(owner('wl:a:Failed'), at(2))).toBe(false);
+      await store.recordSent({ key: 'wl:c:Failed', recipient: 'U1', sentAt: T0.toISOString() });
+      expect(await store.enqueue(owner('wl:c:Failed'), at(2))).toBe(false);
+      expect(await store.enqueue({ key: 'ops', kind: 'ops-burst', target: { type: 'channel', channel: 'C1' }, payload: { text: 'x' } }, at(2))).toBe(true);
+
+      const due = await store.dueOutbox(at(5));
+      expect(due.map((i) => i.key)).toEqual(['wl:a:Failed', 'wl:b:Failed', 'ops']);
+      expect(due[0]).toMatchObject({ kind: 'failed', target: owner('x').target, payload: owner('wl:a:Failed').payload, attempts: 0, createdAt: at(0).toISOString() });
+      expect(await store.dueOutbox(at(5), 1)).toHaveLength(1);
+      expect((await store.dueOutbox(at(0))).map((i) => i.key)).toEqual(['wl:a:Failed']);
+      expect(await store.outboxDepth()).toBe(3);
+      expect(await store.isQueued('wl:b:Failed')).toBe(true);
+      expect((await store.queuedItem('wl:b:Failed'))?.id).toBe(due[1].id);
+
+      await store.completeOutbox(due[0].id, { key: 'wl:a:Failed', recipient: 'U1', channel: 'D1', ts: '2.2', sentAt: at(6).toISOString() });
+      expect(await store.isQueued('wl:a:Failed')).toBe(false);
+      expect(await store.ledgerEntry('wl:a:Failed')).toMatchObject({ channel: 'D1', ts: '2.2' });
+      expect((await store.allOutbox()).map((i) => i.key)).toEqual(['wl:b:Failed', 'ops']);
+    });
+
+    it('completes in one transaction: when the queue delete fails, no ledger row is written either', async () => {
+      await store.enqueue(owner('wl:a:Failed'), T0);
+      const [item] = await store.dueOutbox(T0);
+      const restore = await backend.failWrites(store, 'outbox', 'DELETE');
+      await expect(store.completeOutbox(item.id, { key: item.key, recipient: 'U1', sentAt: T0.toISOString() })).rejects.toHaveProperty('code');
+      expect(await store.wasSent(item.key)).toBe(false);
+      expect(await store.isQueued(item.key)).toBe(true);
+      await restore();
+      await store.completeOutbox(item.id, { key: item.key, recipient: 'U1', sentAt: T0.toISOString() });
+      expect(await store.wasSent(item.key)).toBe(true);
+    });
+
+    it('retries later, counts only failures, expedites only what failed for a passing reason, and drops', async () => {
+      for (const key of ['a', 'b', 'c', 'd']) await store.enqueue(owner(key), T0);
+      const [a, b, c, d] = await store.dueOutbox(T0);
+      await store.retryOutboxLater(a.id, at(60), 'HTTP 503');
+      await store.retryOutboxLater(b.id, at(60), 'quiet hours', false);
+      await store.retryOutboxLater(c.id, at(60), 'slack rate limit');
+      await store.retryOutboxLater(d.id, at(60), 'x'.repeat(800));
+      expect((await store.dueOutbox(at(30))).map((i) => i.key)).toEqual([]);
+      const all = await store.allOutbox();
+      expect(all.map((i) => [i.key, i.attempts, i.nextAttemptAt])).toEqual([
+        ['a', 1, at(60).toISOString()],
+        ['b', 0, at(60).toISOString()],
+        ['c', 1, at(60).toISOString()],
+        ['d', 1, at(60).toISOString()],
+      ]);
+      expect(all[0].lastError).toBe('HTTP 503');
+      expect(all[3].lastError).toHaveLength(500);
+      expect(await store.expediteOutbox(at(30))).toBe(2);
+      expect((await store.dueOutbox(at(30))).map((i) => i.key)).toEqual(['a', 'd']);
+
+      await store.replaceOutboxPayload(a.id, { text: 'plain' });
+      expect((await store.queuedItem('a'))?.payload).toEqual({ text: 'plain' });
+      await store.dropOutbox(a.id);
+      expect(await store.isQueued('a')).toBe(false);
+      expect(await store.wasSent('a')).toBe(false);
+      await store.enqueue(owner('upd:x:1'), T0);
+      await store.enqueue(owner('upd:x:2'), T0);
+      await store.enqueue(owner('upd_y'), T0);
+      expect(await store.dropQueued('upd:x:')).toBe(2);
+      expect(await store.isQueued('upd_y')).toBe(true);
+    });
+
+    it('opens a burst with the first alert, folds the next with its rewrite, and completes it in one go', async () => {
+      expect(await store.admitToBurst('user:U1', owner('wl:1:Failed'), { n: 1 }, at(0), decide(at(0)))).toEqual({ folded: false });
+      expect(await store.admitToBurst('user:U1', owner('wl:2:Failed'), { n: 2 }, at(1), decide(at(1)))).toEqual({ folded: true, anchorKey: 'wl:1:Failed' });
+      expect(await store.admitToBurst('user:U1', owner('wl:3:Failed'), { n: 3 }, at(2), decide(at(2)))).toEqual({ folded: true, anchorKey: 'wl:1:Failed' });
+      // The same alert again, or one already queued, is not folded twice.
+      expect(await store.admitToBurst('user:U1', owner('wl:2:Failed'), { n: 2 }, at(2), decide(at(2)))).toBeUndefined();
+      expect(await store.admitToBurst('user:U1', owner('wl:1:Failed'), { n: 1 }, at(2), decide(at(2)))).toBeUndefined();
+
+      expect(await store.openBurst('user:U1', at(3))).toMatchObject({ anchorKey: 'wl:1:Failed', destination: 'user:U1', anchorEntry: { n: 1 }, openedAt: at(0).toISOString() });
+      expect(await store.openBurst('user:U1', at(31))).toBeUndefined();
+      expect(await store.burst('wl:1:Failed')).toMatchObject({ closesAt: at(30).toISOString() });
+      // Folded alerts are on their way: not queued again on their own.
+      expect(await store.isQueued('wl:2:Failed')).toBe(true);
+      expect(await store.enqueue(owner('wl:2:Failed'), at(3))).toBe(false);
+      const entries = await store.burstEntries('wl:1:Failed');
+      expect(entries.map((e) => [e.key, e.entry, e.told])).toEqual([['wl:2:Failed', { n: 2 }, false], ['wl:3:Failed', { n: 3 }, false]]);
+      expect(entries[0].item).toEqual({ kind: 'failed', target: owner('x').target, payload: owner('wl:2:Failed').payload });
+      // One rewrite per burst, re-timed as it grows (debounced from the latest fold).
+      const rewrite = (await store.allOutbox()).filter((i) => i.kind === 'burst');
+      expect(rewrite).toEqual([expect.objectContaining({ key: 'burst:wl:1:Failed', target: { type: 'burst', anchorKey: 'wl:1:Failed' }, nextAttemptAt: at(3.5).toISOString() })]);
+      await store.burstRewritesDueNow(at(2));
+      expect((await store.queuedItem('burst:wl:1:Failed'))?.nextAttemptAt).toBe(at(2).toISOString());
+
+      const told = { key: 'wl:2:Failed', recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: at(4).toISOString() };
+      const muted = { key: 'wl:3:Failed', recipient: 'muted:U1', sentAt: at(4).toISOString() };
+      await store.completeBurstRewrite(rewrite[0].id, 'wl:1:Failed', [told], [muted]);
+      expect(await store.ledgerEntry('wl:2:Failed')).toEqual(told);
+      expect(await store.ledgerEntry('wl:3:Failed')).toMatchObject({ recipient: 'muted:U1' });
+      expect((await store.burstEntries('wl:1:Failed')).map((e) => [e.key, e.told])).toEqual([['wl:2:Failed', true]]);
+      expect(await store.isQueued('burst:wl:1:Failed')).toBe(false);
+      expect(await store.isQueued('wl:2:Failed')).toBe(false);
+      // Closed and all told: forgotten by the next prune, not before it closes.
+      expect(await store.pruneClosedBursts(at(10))).toBe(0);
+      expect(await store.pruneClosedBursts(at(31))).toBe(1);
+      expect(await store.burst('wl:1:Failed')).toBeUndefined();
+    });
+
+    it('folds in one transaction: when the rewrite cannot be queued, the fold is not kept either', async () => {
+      await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
+      const restore = await backend.failWrites(store, 'outbox', 'INSERT');
+      await expect(store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(1), decide(at(1)))).rejects.toHaveProperty('code');
+      await restore();
+      expect(await store.burstEntries('wl:1:Failed')).toEqual([]);
+      expect(await store.isQueued('wl:2:Failed')).toBe(false);
+      expect(await store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(1), decide(at(1)))).toEqual({ folded: true, anchorKey: 'wl:1:Failed' });
+    });
+
+    it('lets one of many simultaneous alerts for a destination open its burst; the rest fold into it', async () => {
+      const results = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) => store.admitToBurst('user:U9', owner(`wl:${n}:Failed`), { n }, at(0), decide(at(0)))),
+      );
+      expect(results.filter((r) => r && !r.folded)).toHaveLength(1);
+      expect(results.filter((r) => r?.folded)).toHaveLength(5);
+      const anchor = (await store.openBurst('user:U9', at(1)))!.anchorKey;
+      expect(await store.burstEntries(anchor)).toHaveLength(5);
+    });
+
+    it('releases a burst whose first message never went: each folded alert is queued on its own', async () => {
+      await store.admitToBurst('channel:C1:vision', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
+      await store.admitToBurst('channel:C1:vision', owner('wl:2:Failed'), {}, at(1), decide(at(1)));
+      await store.admitToBurst('channel:C1:vision', owner('wl:3:Failed'), {}, at(1), decide(at(1)));
+      const released = await store.releaseBurst('wl:1:Failed', at(2));
+      expect(released.sort()).toEqual(['wl:2:Failed', 'wl:3:Failed']);
+      expect((await store.allOutbox()).map((i) => [i.key, i.kind])).toEqual([['wl:1:Failed', 'failed'], ['wl:2:Failed', 'failed'], ['wl:3:Failed', 'failed']]);
+      expect(await store.burst('wl:1:Failed')).toBeUndefined();
+    });
+
+    it('drops an expired burst with the alerts it still owed, and says which', async () => {
+      await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
+      await store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(1), decide(at(1)));
+      expect(await store.dropBurst('wl:1:Failed')).toEqual(['wl:2:Failed']);
+      expect(await store.isQueued('wl:2:Failed')).toBe(false);
+      expect(await store.isQueued('burst:wl:1:Failed')).toBe(false);
+      expect(await store.isQueued('wl:1:Failed')).toBe(true);
+    });
+
+    it('remembers workloads, lists the present ones by owner, and prunes those deleted long ago', async () => {
+      await store.putWorkload(workload('a', { stateSince: at(1).toISOString() }));
+      await store.putWorkload(workload('b', { stateSince: at(2).toISOString(), owner: undefined }));
+      await store.putWorkload(workload('c', { stateSince: at(3).toISOString() }));
+      await store.putWorkload(workload('a', { state: 'Failed', stateSince: at(4).toISOString() }));
+      await store.putWorkload(workload('d', { deletedAt: at(5).toISOString() }));
+      expect(await store.getWorkload('a')).toEqual(workload('a', { state: 'Failed', stateSince: at(4).toISOString() }));
+      expect(await store.getWorkload('b')).toEqual(workload('b', { stateSince: at(2).toISOString(), owner: undefined }));
+      expect((await store.allWorkloads()).map((w) => w.uid).sort()).toEqual(['a', 'b', 'c']);
+      expect((await store.workloadsOf('alice')).map((w) => w.uid)).toEqual(['a', 'c']);
+      expect((await store.presentWorkloadUids()).sort()).toEqual(['a', 'b', 'c']);
+      expect(await store.pruneDeletedWorkloads(at(5))).toBe(0);
+      expect(await store.pruneDeletedWorkloads(at(6))).toBe(1);
+      expect(await store.getWorkload('d')).toBeUndefined();
+    });
+
+    it('keeps mutes until they end, settings per person, and the Slack user cache including “not found”', async () => {
+      await store.mute('U1', 'project:vision', at(60));
+      await store.mute('U1', 'workload:runai-vision/a', undefined);
+      await store.mute('U2', 'project:nlp', at(10));
+      expect(await store.activeMutes('U1', at(0))).toEqual([{ scope: 'project:vision', until: at(60).toISOString() }, { scope: 'workload:runai-vision/a' }]);
+      expect(await store.activeMutes('U1', at(60))).toEqual([{ scope: 'workload:runai-vision/a' }]);
+      await store.mute('U1', 'project:vision', at(120));
+      expect(await store.activeMutes('U1', at(60))).toHaveLength(2);
+      expect(await store.unmute('U1', 'project:vision')).toBe(true);
+      expect(await store.unmute('U1', 'project:vision')).toBe(false);
+      expect(await store.pruneExpiredMutes(at(10))).toBe(1);
+      expect(await store.activeMutes('U2', at(0))).toEqual([]);
+
+      expect(await store.getSettings('U1')).toBeUndefined();
+      await store.putSettings('U1', { completed: true });
+      await store.putSettings('U1', { completed: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+      expect(await store.getSettings('U1')).toEqual({ completed: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+
+      await store.cacheSlackUser('alice@example.org', 'U1', at(0));
+      await store.cacheSlackUser('ghost@example.org', null, at(1));
+      expect(await store.cachedSlackUser('alice@example.org')).toEqual({ userId: 'U1', lookedUpAt: at(0).toISOString() });
+      expect(await store.cachedSlackUser('ghost@example.org')).toEqual({ userId: null, lookedUpAt: at(1).toISOString() });
+      expect(await store.cachedSlackUser('nobody@example.org')).toBeUndefined();
+    });
+
+    it('keeps the last good feed per URL and the announced window versions', async () => {
+      expect(await store.getFeedCache('https://x/feed.ics')).toBeUndefined();
+      await store.putFeedCache('https://x/feed.ics', { body: 'BEGIN:VCALENDAR', etag: '"1"', fetchedAt: at(0).toISOString() });
+      await store.putFeedCache('https://x/feed.ics', { body: 'BEGIN:VCALENDAR 2', lastModified: 'Mon', fetchedAt: at(1).toISOString() });
+      expect(await store.getFeedCache('https://x/feed.ics')).toEqual({ body: 'BEGIN:VCALENDAR 2', lastModified: 'Mon', fetchedAt: at(1).toISOString() });
+      await store.rememberWindow('w1', { sequence: 1 });
+      await store.rememberWindow('w1', { sequence: 2 });
+      await store.rememberWindow('w2', { sequence: 0 });
+      expect(await store.knownWindows()).toEqual(new Map<string, unknown>([['w1', { sequence: 2 }], ['w2', { sequence: 0 }]]));
+    });
+
+    it('prunes old workload keys (not of live workloads) and keeps maintenance and archive keys for ever', async () => {
+      const old = at(0).toISOString();
+      for (const key of ['wl:gone:Failed', 'wl:live:Failed', 'burst:wl:gone:Failed', 'ops-burst:x', 'cleanup:alice:2026-01-01', 'mw:w1:1d', 'archive:recovered:0']) {
+        await store.recordSent({ key, recipient: 'U1', sentAt: old });
+      }
+      await store.recordSent({ key: 'wl:new:Failed', recipient: 'U1', sentAt: at(100).toISOString() });
+      expect(await store.pruneLedger(at(50), new Set(['live']))).toBe(4);
+      const left = [...(await store.ledgerKeys(''))].sort();
+      expect(left).toEqual(['archive:recovered:0', 'mw:w1:1d', 'wl:live:Failed', 'wl:new:Failed']);
+    });
+
+    it('answers the health probe with a real write, and says why when writes fail', async () => {
+      expect(await store.probeWrite(T0)).toBeUndefined();
+      // Both stores write the probe row by an upsert, which fires insert triggers.
+      const restore = await backend.failWrites(store, 'store_probe', 'INSERT');
+      expect(await store.probeWrite(at(1))).toEqual(expect.any(String));
+      await restore();
+      expect(await store.probeWrite(at(2))).toBeUndefined();
+    });
+
+    it('names where it lives without a password', () => {
+      expect(store.location).not.toMatch(/secret/);
+      expect(store.location.length).toBeGreaterThan(0);
+    });
+  });
+}
+
+contract('SQLite', sqliteBackend);
+contract('PostgreSQL', postgresBackend, await describeWithPostgres());
