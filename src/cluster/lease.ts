@@ -151,8 +151,13 @@ export interface LeaseElectorOptions {
   now?: () => number;
   log: Logger;
   onStartedLeading?: () => void;
-  /** Called before anyone else can take the lease; the reason is for the log. */
-  onStoppedLeading?: (reason: string) => void;
+  /**
+   * Called before anyone else can take the lease; the reason is for the log. Stop the
+   * leader-only work at once. On `stop()` the Lease is released only after a returned promise
+   * settles (so a send in flight ends before the other replica starts); when leadership lapses,
+   * the other replica may take over a third of a lease after this call, whatever it returns.
+   */
+  onStoppedLeading?: (reason: string) => void | Promise<void>;
 }
 
 /** What one round of `step()` ended with. */
@@ -236,7 +241,7 @@ export class LeaseElector {
     const readAtMs = this.now();
     this.observed = read ? observe(this.observed, read, readAtMs) : undefined;
     if (this.leading && this.observed?.record.holderIdentity !== this.identity) {
-      this.standDown(read ? `the lease is held by ${read.record.holderIdentity || 'nobody'} now` : 'the lease was deleted');
+      void this.standDown(read ? `the lease is held by ${read.record.holderIdentity || 'nobody'} now` : 'the lease was deleted');
     }
     const decision = decide({ observed: this.observed, identity: this.identity, nowMs: readAtMs, leaseDurationMs: this.timing.leaseDurationMs });
     if (decision.kind === 'wait') return { kind: 'following', holder: decision.holder, expiresAtMs: decision.expiresAtMs };
@@ -261,7 +266,7 @@ export class LeaseElector {
     if (this.stopping) return { kind: 'stopped' };
     if (leadershipLapsed(readAtMs, this.now(), this.timing)) {
       // The write took so long that the deadline counted from its start has passed.
-      this.standDown('the lease renewal answered after the renew deadline');
+      void this.standDown('the lease renewal answered after the renew deadline');
       return { kind: 'error', error: new Error('renewal answered after the renew deadline') };
     }
     this.renewStartedAtMs = readAtMs;
@@ -269,7 +274,7 @@ export class LeaseElector {
     if (!this.leading) {
       this.leading = true;
       this.log.info({ transitions: written.record.leaseTransitions, takeover }, 'leading: this replica now sends to Slack and runs the schedules');
-      this.safely(() => this.options.onStartedLeading?.());
+      void this.safely(() => this.options.onStartedLeading?.());
     }
     this.armDeadline();
     return { kind: 'leading', takeover };
@@ -283,7 +288,7 @@ export class LeaseElector {
 
   private checkDeadline(): void {
     if (this.leading && leadershipLapsed(this.renewStartedAtMs, this.now(), this.timing)) {
-      this.standDown(`could not renew the lease within the renew deadline (${this.timing.renewDeadlineMs} ms)`);
+      void this.standDown(`could not renew the lease within the renew deadline (${this.timing.renewDeadlineMs} ms)`);
     }
   }
 
@@ -295,19 +300,20 @@ export class LeaseElector {
     this.deadlineTimer = setTimeout(() => this.checkDeadline(), Math.max(0, wait));
   }
 
-  private standDown(reason: string): void {
-    if (!this.leading) return;
+  private standDown(reason: string): Promise<void> {
+    if (!this.leading) return Promise.resolve();
     this.leading = false;
     clearTimeout(this.deadlineTimer);
     this.log.warn({ reason }, 'no longer leading: this replica stops sending to Slack and running the schedules');
-    this.safely(() => this.options.onStoppedLeading?.(reason));
+    return this.safely(() => this.options.onStoppedLeading?.(reason));
   }
 
-  private safely(callback: () => void): void {
+  /** A callback's failure is logged, never thrown into the election loop. */
+  private async safely(callback: () => void | Promise<void>): Promise<void> {
     try {
-      callback();
+      await callback();
     } catch (err) {
-      this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'a leadership callback threw');
+      this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'a leadership callback failed');
     }
   }
 
@@ -320,7 +326,8 @@ export class LeaseElector {
     this.running = false;
     this.stopping = true;
     clearTimeout(this.loopTimer);
-    this.standDown('stopping');
+    // The leader-only work ends (and its last send lands) before the Lease is let go.
+    await this.standDown('stopping');
     await this.inFlight?.catch(() => undefined);
     const observed = this.observed;
     const release = releaseRecord(observed, this.identity, this.now());

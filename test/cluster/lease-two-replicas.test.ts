@@ -43,7 +43,7 @@ describe('two replicas electing a leader', () => {
     const elector = new LeaseElector({
       kubeConfig: kc, namespace: NS, name: NAME, identity, leaseDurationMs: LEASE_MS, log: captureLog().log,
       onStartedLeading: () => log.push(`${identity} started${others().some((o) => o.isLeader()) ? ' WHILE ANOTHER LED' : ''}`),
-      onStoppedLeading: () => log.push(`${identity} stopped`),
+      onStoppedLeading: () => { log.push(`${identity} stopped`); },
     });
     electors.push(elector);
     return { elector, link };
@@ -79,5 +79,16 @@ describe('two replicas electing a leader', () => {
     await eventually(() => kube.requests.length >= before + 4, 'a few more rounds of both replicas', BOUND_MS);
     expect(a.elector.isLeader()).toBe(false);
     expect(b.elector.isLeader()).toBe(true);
+  });
+
+  it('a leader whose requests hang stops leading at its renew deadline, before the other takes over', async () => {
+    const a = await replica('bot-a', () => [b.elector]);
+    const b = await replica('bot-b', () => [a.elector]);
+    await a.elector.start();
+    await b.elector.start();
+    expect(a.elector.isLeader()).toBe(true);
+    a.link.stall();
+    await eventually(() => b.elector.isLeader(), 'bot-b to take over from the stalled bot-a', BOUND_MS);
+    expect(log).toEqual(['bot-a started', 'bot-a stopped', 'bot-b started']);
   });
 });

@@ -20,6 +20,8 @@ describe('LeaseElector against the simulated API server', () => {
   let kube: FakeKube;
   let clock: number;
   let events: string[];
+  /** What each elector's onStoppedLeading waits for (the bot's leader-only work winding down). */
+  let stopWork: ((identity: string) => Promise<void>) | undefined;
   const electors: LeaseElector[] = [];
 
   beforeEach(async () => {
@@ -27,6 +29,7 @@ describe('LeaseElector against the simulated API server', () => {
     kube.addNamespace(NS);
     clock = T0;
     events = [];
+    stopWork = undefined;
   });
 
   afterEach(async () => {
@@ -45,7 +48,7 @@ describe('LeaseElector against the simulated API server', () => {
     const e = new LeaseElector({
       kubeConfig: kubeConfig(), namespace: NS, name: NAME, identity, leaseDurationMs: L, now: () => clock, log: captureLog().log,
       onStartedLeading: () => events.push(`${identity} started`),
-      onStoppedLeading: (why) => events.push(`${identity} stopped: ${why}`),
+      onStoppedLeading: (why) => { events.push(`${identity} stopped: ${why}`); return stopWork?.(identity); },
     });
     electors.push(e);
     return e;
@@ -175,6 +178,22 @@ describe('LeaseElector against the simulated API server', () => {
     expect(await b.step()).toEqual({ kind: 'leading', takeover: true });
     expect(spec()).toMatchObject({ holderIdentity: 'bot-b', leaseTransitions: 1 });
     expect(events).toEqual(['bot-a started', 'bot-a stopped: stopping', 'bot-b started']);
+  });
+
+  it('on stop, releases the lease only once the leader-only work has wound down', async () => {
+    let finishWork!: () => void;
+    const workDone = new Promise<void>((resolve) => { finishWork = resolve; });
+    stopWork = () => workDone;
+    const a = elector('bot-a');
+    await a.step();
+    const stopped = a.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(a.isLeader()).toBe(false);
+    expect(events).toEqual(['bot-a started', 'bot-a stopped: stopping']);
+    expect(spec().holderIdentity).toBe('bot-a');
+    finishWork();
+    await stopped;
+    expect(spec()).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
   });
 
   it('stops leading at the renew deadline when renewals fail, before the follower may take over', async () => {
