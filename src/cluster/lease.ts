@@ -11,9 +11,19 @@
  * take the lease; writes carry the resourceVersion read, so of two concurrent takeovers the API
  * server accepts one and answers the other 409 Conflict, after which the loser re-reads.
  *
- * Wiring: `new LeaseElector({...}).start()` after the store is open; do the leader-only work
- * between onStartedLeading and onStoppedLeading; `await elector.stop()` on SIGTERM, after the
- * leader-only work has stopped, so the follower takes over at its next poll.
+ * Wiring (src/app.ts, when `haLease(config)` is defined; without it the one replica leads):
+ *   const lease = haLease(config);
+ *   const elector = new LeaseElector({ kubeConfig, namespace: lease.namespace, name: lease.name,
+ *     identity: leaseIdentity(lease.podName), leaseDurationMs: lease.leaseDurationMs, log,
+ *     onStartedLeading: () => leaderDuties.start(), onStoppedLeading: () => leaderDuties.stop() });
+ *   await elector.start();            // after the store is open and the watcher synced
+ *   ...
+ *   await elector.stop();             // first in bot.stop(): awaits leaderDuties.stop(), then releases
+ * Leader-only: draining the outbox (outbox.start()/stop(); onAuthenticated starts it only when
+ * leading), the schedules (maintenance, cleanup nudges, the stuck check, retention) and log
+ * archiving. Every replica keeps watching, reconciling and queueing into the shared store, and
+ * answers Slack (commands, buttons, Home), so a takeover starts warm. leaderDuties.stop() must
+ * end quickly: after a lapse the other replica may lead a third of a lease later.
  */
 import { hostname } from 'node:os';
 import {
@@ -208,6 +218,8 @@ export class LeaseElector {
     const outcome = await this.step();
     if (!this.running) return;
     this.loopTimer = setTimeout(() => void this.loop(), this.delayAfter(outcome));
+    // The election alone never keeps the process up: the bot's servers and stop() decide that.
+    this.loopTimer.unref();
   }
 
   private delayAfter(outcome: StepOutcome): number {
@@ -298,6 +310,7 @@ export class LeaseElector {
     clearTimeout(this.deadlineTimer);
     const wait = this.renewStartedAtMs + this.timing.renewDeadlineMs - this.now();
     this.deadlineTimer = setTimeout(() => this.checkDeadline(), Math.max(0, wait));
+    this.deadlineTimer.unref();
   }
 
   private standDown(reason: string): Promise<void> {
