@@ -43,6 +43,9 @@ const byteSize = z.union([z.string(), z.number()]).transform((value, ctx) => {
   return Math.round(Number(match[1]) * BYTE_UNITS[match[2].toLowerCase()]);
 });
 
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
 const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'must be a Slack user ID such as U0123ABCD');
 const slackChannelId = z.string().regex(/^[CGD][A-Z0-9]{2,}$/, 'must be a Slack channel ID such as C0123ABCD');
 const slackUserGroupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'must be a Slack user group ID such as S0123ABCD');
@@ -160,6 +163,22 @@ const fileSchema = z.strictObject({
       slackDebug: z.boolean().default(false),
     })
     .default({ level: 'info', slackDebug: false }),
+  /**
+   * Two or more replicas, one sender: the replicas elect a leader on a coordination.k8s.io/v1
+   * Lease (src/cluster/lease.ts) and only the leader sends to Slack and runs the schedules.
+   */
+  ha: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** Namespace of the Lease; unset: POD_NAMESPACE (the downward API), i.e. the bot's own. */
+      leaseNamespace: z.string().regex(DNS_LABEL, 'must be a namespace name such as runai-slack-bot').optional(),
+      leaseName: z.string().regex(DNS_SUBDOMAIN, 'must be a Kubernetes object name such as runai-slack-bot-leader').default('runai-slack-bot-leader'),
+      /** How long a silent leader keeps the lease; it stops leading after two thirds of it. */
+      leaseDurationSeconds: z.number().int().min(3).max(300).default(15),
+      /** Which cluster's API server holds the Lease (a name from the planned `clusters:` key); unset: the bot's own. */
+      cluster: z.string().min(1).optional(),
+    })
+    .default({ enabled: false, leaseName: 'runai-slack-bot-leader', leaseDurationSeconds: 15 }),
 });
 
 export type FileConfig = z.infer<typeof fileSchema>;
@@ -167,6 +186,9 @@ export type ProjectConfig = z.infer<typeof projectSchema>;
 
 /** Secrets and endpoints: environment only, never the file (so they never sit in a ConfigMap). */
 export interface Secrets {
+  /** This replica's pod and namespace (downward API): its leader-election identity and default Lease namespace. */
+  podName?: string;
+  podNamespace?: string;
   slackBotToken?: string;
   slackAppToken?: string;
   slackSigningSecret?: string;
@@ -207,6 +229,8 @@ export function parseConfig(raw: unknown, env: Record<string, string | undefined
 function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
   const value = (key: string) => (env[key]?.trim() ? env[key]!.trim() : undefined);
   return {
+    podName: value('POD_NAME'),
+    podNamespace: value('POD_NAMESPACE'),
     slackBotToken: value('SLACK_BOT_TOKEN'),
     slackAppToken: value('SLACK_APP_TOKEN'),
     slackSigningSecret: value('SLACK_SIGNING_SECRET'),
@@ -238,7 +262,31 @@ function crossChecks(config: Config): string[] {
       problems.push(`maintenance.timezone: "${config.maintenance.timezone}" is not an IANA time zone such as Europe/Berlin`);
     }
   }
+  problems.push(...haProblems(config));
   return problems;
+}
+
+function haProblems(config: Config): string[] {
+  if (!config.ha.enabled) return [];
+  const problems: string[] = [];
+  if (!config.store.url && !config.secrets.databaseUrl) {
+    problems.push('ha.enabled: replicas must share one store, and SQLite (store.path) is one replica\'s file; set store.url (or env DATABASE_URL) to a postgres:// URL, or set ha.enabled to false to run one replica');
+  }
+  if (!config.ha.leaseNamespace && !config.secrets.podNamespace) {
+    problems.push('ha.leaseNamespace: required when ha.enabled is true; set it to the bot\'s namespace, or set env POD_NAMESPACE from the downward API (deploy/ha does)');
+  }
+  return problems;
+}
+
+/** The Lease this replica elects on, when ha.enabled (validated: the namespace is known). */
+export function haLease(config: Config): { namespace: string; name: string; leaseDurationMs: number; podName?: string } | undefined {
+  if (!config.ha.enabled) return undefined;
+  return {
+    namespace: (config.ha.leaseNamespace ?? config.secrets.podNamespace)!,
+    name: config.ha.leaseName,
+    leaseDurationMs: config.ha.leaseDurationSeconds * 1000,
+    podName: config.secrets.podName,
+  };
 }
 
 /** Requirements that only matter when the bot actually connects to Slack (start, check). */

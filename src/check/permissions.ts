@@ -3,7 +3,7 @@
  * the API server about each one (SelfSubjectAccessReview). Pure. The list follows what the
  * code does: list and watch the Run:ai workload kinds (src/cluster/watcher.ts); list pods,
  * read their logs, list events, PodGroups and namespaces (src/cluster/reader.ts).
- * deploy/clusterrole.yaml grants exactly these (and create on selfsubjectaccessreviews, to ask).
+ * deploy/base/clusterrole.yaml grants exactly these (and create on selfsubjectaccessreviews, to ask).
  */
 import { fail, pass, type CheckRow } from './report.js';
 
@@ -31,7 +31,7 @@ const CORE_PERMISSIONS: ReadonlyArray<Omit<Permission, 'namespace'>> = [
   { verb: 'list', group: 'scheduling.run.ai', resource: 'podgroups', why: 'to explain why a workload is Pending (quota, incomplete gang)' },
 ];
 
-export const CLUSTERROLE_FIX = 'grant it with deploy/clusterrole.yaml and its binding (kubectl apply -k deploy/), or ask a cluster admin to';
+export const CLUSTERROLE_FIX = 'grant it with deploy/base/clusterrole.yaml and its binding (kubectl apply -k deploy/), or ask a cluster admin to';
 
 export function requiredPermissions(workloadPlurals: readonly string[], group: string, namespaces: readonly string[]): Permission[] {
   const scopes = namespaces.length ? [...namespaces] : [undefined];

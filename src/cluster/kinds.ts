@@ -70,7 +70,7 @@ export function describeKubeError(err: unknown): string {
   const status = e.code ?? e.statusCode;
   if (status === 401) return 'HTTP 401 Unauthorized: the kubeconfig credentials were rejected';
   if (status === 403) {
-    return 'HTTP 403 Forbidden: the service account lacks a permission; apply deploy/clusterrole.yaml (get/list/watch on Run:ai workloads, pods, pods/log, events, namespaces)';
+    return 'HTTP 403 Forbidden: the service account lacks a permission; apply deploy/base/clusterrole.yaml (get/list/watch on Run:ai workloads, pods, pods/log, events, namespaces)';
   }
   if (status) return `HTTP ${status}${e.message ? `: ${firstLine(e.message)}` : ''}`;
   return firstLine(e.message ?? String(err));

@@ -19,6 +19,13 @@ export const DEFAULT_OWNER_KEYS = ['spec.username.value', 'spec.userId.value', '
 /** Pod labels that link a pod to its workload, most specific first (runai-reference §4). */
 export const POD_LINK_LABELS = ['workloadName', 'release', 'training.kubeflow.org/job-name'];
 
+/**
+ * Labels naming a workload's scheduling queue, which in Run:ai is the project: Run:ai's
+ * `runai/queue`, and `kai.scheduler/queue` that KAI-based schedulers put on pods and namespaces
+ * as well. Wherever one is read, both are, Run:ai's first.
+ */
+export const QUEUE_LABELS = ['runai/queue', 'kai.scheduler/queue'];
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,8 +64,28 @@ function labels(obj: unknown, key: 'labels' | 'annotations'): Record<string, str
 
 export interface NormalizeOptions {
   ownerKeys?: string[];
-  /** Labels of the workload's namespace (runai/queue names the project). */
+  /** Labels of the workload's namespace (runai/queue or kai.scheduler/queue names the project). */
   namespaceLabels?: Record<string, string>;
+  /**
+   * The workload's PodGroups, where the caller has read them: the scheduler copies the pod's
+   * `user` annotation and label onto the PodGroup, which names the owner when neither the
+   * workload nor its pods (not created yet, or gone) do.
+   */
+  podGroups?: unknown[];
+}
+
+/** The queue (project) a set of labels names, by QUEUE_LABELS in order. */
+export function queueFrom(labelSet: Record<string, string> | undefined): string | undefined {
+  for (const key of QUEUE_LABELS) {
+    const value = str(labelSet?.[key]);
+    if (value) return value.trim();
+  }
+  return undefined;
+}
+
+/** The owner a PodGroup carries: its `user` annotation, else its `user` label (runai-reference §3). */
+export function ownerFromPodGroup(podGroup: unknown): string | undefined {
+  return str(labels(podGroup, 'annotations').user)?.trim() ?? str(labels(podGroup, 'labels').user)?.trim();
 }
 
 /** The cheap identity of a raw watch object, for keys and log lines, before full validation. */
@@ -92,9 +119,11 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
   const firstPodLabels = pods.length ? labels(pods[0], 'labels') : {};
 
   const project =
-    options.namespaceLabels?.['runai/queue'] ??
+    queueFrom(options.namespaceLabels) ??
     crLabels['project'] ??
     firstPodLabels['project'] ??
+    queueFrom(crLabels) ??
+    queueFrom(firstPodLabels) ??
     ref.namespace.replace(/^runai-/, '');
 
   const conditions = at(raw, 'status.conditions');
@@ -109,7 +138,7 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
     name: ref.name,
     namespace: ref.namespace,
     project,
-    owner: ownerOf(raw, pods, options.ownerKeys ?? DEFAULT_OWNER_KEYS),
+    owner: ownerOf(raw, pods, options.ownerKeys ?? DEFAULT_OWNER_KEYS) ?? firstOwner(options.podGroups),
     phase,
     state: stateForPhase(phase) ?? inferStateFromPods(podInfos),
     degraded: isDegradedPhase(phase) || undefined,
@@ -148,6 +177,14 @@ function ownerOf(raw: Obj, pods: unknown[], keys: string[]): string | undefined 
       const value = scalar(at(raw, key));
       if (value) return value.trim();
     }
+  }
+  return undefined;
+}
+
+function firstOwner(podGroups: unknown[] | undefined): string | undefined {
+  for (const group of podGroups ?? []) {
+    const owner = ownerFromPodGroup(group);
+    if (owner) return owner;
   }
   return undefined;
 }

@@ -271,9 +271,11 @@ async function handleResource(ctx: ApiContext, route: ResourceRoute, req: Incomi
       return;
     case 'patch': {
       const current = cluster.get(type, namespace, name!).obj;
+      // A patch that sets metadata.resourceVersion makes it a precondition, as on the real
+      // server: `kubectl apply` of a manifest carrying a stale resourceVersion gets 409 Conflict.
+      // A patch that leaves it alone carries the current one over, which always matches.
       const patched = applyPatch(current, req.headers['content-type'], await readBody(req)) as KubeObject;
-      const body = { ...patched, metadata: { ...patched.metadata, resourceVersion: undefined } };
-      sendJson(res, 200, cluster.update(type, namespace, name!, body, subresource).obj);
+      sendJson(res, 200, cluster.update(type, namespace, name!, patched, subresource).obj);
       return;
     }
     case 'delete':

@@ -3,7 +3,7 @@
  * storage and `kubectl get` columns. Add a row to serve another kind.
  */
 
-export type TableShape = 'pod' | 'namespace' | 'event' | 'default';
+export type TableShape = 'pod' | 'namespace' | 'event' | 'lease' | 'default';
 
 export interface ResourceType {
   /** API group; '' for the core group (served under /api/v1). */
@@ -58,7 +58,8 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   row('run.ai', 'v1', 'RunaiJob', 'runaijobs', { shortNames: ['rj'], subresources: ['status'] }),
   row('scheduling.run.ai', 'v2alpha2', 'PodGroup', 'podgroups', { shortNames: ['pg'], subresources: ['status'] }),
   row('kubeflow.org', 'v1', 'PyTorchJob', 'pytorchjobs', { subresources: ['status'] }),
-  row('coordination.k8s.io', 'v1', 'Lease', 'leases'),
+  // Leader election of the bot's replicas (src/cluster/lease.ts); no short name, as in Kubernetes.
+  row('coordination.k8s.io', 'v1', 'Lease', 'leases', { table: 'lease' }),
   row('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', {
     namespaced: false, verbs: ['create'], virtual: true,
   }),

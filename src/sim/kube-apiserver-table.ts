@@ -1,6 +1,7 @@
 /**
  * Server-side printing: the `meta.k8s.io/v1` Table that `kubectl get` asks for, with the columns
- * the real API server prints for pods, namespaces and events, and NAME/AGE for custom resources.
+ * the real API server prints for pods, namespaces, events and leases, and NAME/AGE for custom
+ * resources.
  */
 import type { TableShape } from './kube-apiserver-resources.js';
 import type { KubeObject } from './kube-apiserver-store.js';
@@ -163,6 +164,15 @@ const TABLES: Record<TableShape, { columns: ColumnDefinition[]; row: Row }> = {
       column('Count', 'integer', '', 1), column('Name', 'string', '', 1),
     ],
     row: eventRow,
+  },
+  // printLease in kubernetes/pkg/printers/internalversion: an unset holder is an empty cell.
+  lease: {
+    columns: [column('Name', 'string', 'name'), column('Holder'), column('Age')],
+    row: (obj, now) => [
+      obj.metadata.name,
+      ((obj.spec as { holderIdentity?: string } | undefined)?.holderIdentity) ?? '',
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   default: {
     columns: [column('Name', 'string', 'name'), column('Age', 'date')],

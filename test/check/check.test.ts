@@ -69,7 +69,7 @@ describe('the check table', () => {
     const row = permissionRow(logs, { allowed: false, reason: 'no RBAC policy matched' });
     expect(row.ok).toBe(false);
     expect(row.detail).toContain('denied (no RBAC policy matched)');
-    expect(row.detail).toContain('deploy/clusterrole.yaml');
+    expect(row.detail).toContain('deploy/base/clusterrole.yaml');
   });
 
   it('counts the upcoming windows of a readable feed and refuses one that is not a calendar', () => {
@@ -138,7 +138,7 @@ describe('check against the simulated Slack and cluster', () => {
     const failed = (await check()).filter((r) => !r.ok);
     expect(failed.map((r) => r.check)).toEqual(['Slack scope users:read.email', 'get pods/log']);
     expect(failed[0].detail).toContain(SCOPE_FIX);
-    expect(failed[1].detail).toContain('deploy/clusterrole.yaml');
+    expect(failed[1].detail).toContain('deploy/base/clusterrole.yaml');
   });
 
   it('warns, without failing, about project channels whose members do not count: public, shared or unreadable', async () => {
@@ -194,7 +194,7 @@ describe('check against the simulated Slack and cluster', () => {
     kube.deny({ verb: 'list', resource: 'pods' });
     const { code, stdout } = await runCli(['--config', configPath]);
     expect(stdout).toMatch(new RegExp(`^Slack scope users:read\\.email +FAIL +missing: ${SCOPE_FIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
-    expect(stdout).toMatch(/^list pods +FAIL +denied .*deploy\/clusterrole\.yaml/m);
+    expect(stdout).toMatch(/^list pods +FAIL +denied .*deploy\/base\/clusterrole\.yaml/m);
     expect(stdout).toContain('2 of ');
     expect(code).toBe(1);
   });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { RUNAI_GROUP, WORKLOAD_PLURALS } from '../../src/cluster/kinds.js';
-import { parseConfig } from '../../src/config.js';
+import { haLease, parseConfig } from '../../src/config.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NAMESPACE = 'runai-slack-bot';
@@ -42,8 +42,8 @@ if (!kubectlAvailable) {
 }
 const describeWithKubectl = kubectlAvailable ? describe : describe.skip;
 
-function render(): K8sObject[] {
-  const output = execFileSync('kubectl', ['kustomize', 'deploy/'], { cwd: REPO, encoding: 'utf8' });
+function render(dir = 'deploy/'): K8sObject[] {
+  const output = execFileSync('kubectl', ['kustomize', dir], { cwd: REPO, encoding: 'utf8' });
   return parseAllDocuments(output).map((doc) => {
     if (doc.errors.length) throw doc.errors[0];
     return doc.toJS() as K8sObject;
@@ -253,5 +253,101 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
     const https = egress.find((rule) => rule.ports.some((p: K8sObject) => p.port === 443))!;
     expect(https.to).toContainEqual({ ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } });
     for (const rule of egress) for (const peer of rule.to ?? []) expect(peer.ipBlock?.except ?? ['169.254.169.254/32']).toContain('169.254.169.254/32');
+  });
+});
+
+/**
+ * deploy/ha/: the same bot as two replicas with one sender. Checked: the replicas and their
+ * rollout, the disruption budget, the identity and database URL from the pod's environment,
+ * leader-election RBAC limited to one Lease in the bot's own namespace, the SQLite volume gone,
+ * and a config that the bot accepts with ha on and that names the Lease the Role grants.
+ */
+describeWithKubectl('deploy/ha/ rendered by kubectl kustomize', () => {
+  let objects: K8sObject[];
+  let pod: K8sObject;
+  let container: K8sObject;
+  const one = (kind: string): K8sObject => {
+    const found = objects.filter((o) => o.kind === kind);
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  const env = (name: string) => container.env.find((e: K8sObject) => e.name === name);
+
+  beforeAll(() => {
+    objects = render('deploy/ha/');
+    pod = one('Deployment').spec.template.spec;
+    container = pod.containers[0];
+  });
+
+  it('adds a Role, its binding and a PodDisruptionBudget to the base, in the bot namespace, and drops the SQLite claim', () => {
+    expect(objects.map((o) => o.kind).sort()).toEqual(
+      ['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'Role', 'RoleBinding', 'Service', 'ServiceAccount'].sort(),
+    );
+    for (const o of objects.filter((o) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind))) {
+      expect(`${o.kind}/${o.metadata.namespace}`).toBe(`${o.kind}/${NAMESPACE}`);
+    }
+    expect(one('PersistentVolumeClaim').metadata.name).toBe('runai-slack-bot-archive');
+    expect(container.volumeMounts.map((m: K8sObject) => m.mountPath)).not.toContain(STORE_DIR);
+    expect(pod.volumes.map((v: K8sObject) => v.name)).not.toContain('store');
+  });
+
+  it('runs two replicas, rolled one new pod at a time with none taken down first', () => {
+    const deployment = one('Deployment');
+    expect(deployment.spec.replicas).toBe(2);
+    expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+  });
+
+  it('keeps at least one replica through voluntary disruptions', () => {
+    const budget = one('PodDisruptionBudget');
+    expect(budget.apiVersion).toBe('policy/v1');
+    expect(budget.spec.minAvailable).toBe(1);
+    const podLabels = one('Deployment').spec.template.metadata.labels;
+    for (const [key, value] of Object.entries(budget.spec.selector.matchLabels)) expect(podLabels[key]).toBe(value);
+  });
+
+  it('names each replica by its pod and reads the database URL from a Secret, never from the config', () => {
+    expect(env('POD_NAME').valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
+    expect(env('POD_NAMESPACE').valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+    expect(env('DATABASE_URL').valueFrom).toEqual({ secretKeyRef: { name: 'runai-slack-bot-database', key: 'DATABASE_URL' } });
+    expect(one('ConfigMap').data['config.yml']).not.toMatch(/postgres(ql)?:\/\//);
+    const example = parse(readFileSync(`${REPO}deploy/ha/secret.example.yaml`, 'utf8')) as K8sObject;
+    expect(example).toMatchObject({ kind: 'Secret', metadata: { name: 'runai-slack-bot-database', namespace: NAMESPACE } });
+    expect(Object.keys(example.stringData)).toEqual(['DATABASE_URL']);
+    expect(readFileSync(`${REPO}deploy/ha/kustomization.yaml`, 'utf8')).not.toMatch(/^\s*-\s*secret\.example\.yaml/m);
+  });
+
+  it('lets the bot get and update only its own Lease, and create Leases, in its own namespace only', () => {
+    const role = one('Role');
+    expect(role.rules).toEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['runai-slack-bot-leader'], verbs: ['get', 'update'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+    ]);
+    const binding = one('RoleBinding');
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: pod.serviceAccountName, namespace: NAMESPACE }]);
+    // The cluster-wide role stays read-only: leases are not in it.
+    expect(one('ClusterRole').rules).toEqual(EXPECTED_RULES);
+  });
+
+  it('ships a config with ha on that the bot accepts given the pod environment, electing on the Lease the Role names', () => {
+    const raw = parse(one('ConfigMap').data['config.yml']);
+    const podEnv = { DATABASE_URL: 'postgres://bot:pw@db:5432/bot', POD_NAME: 'runai-slack-bot-abc', POD_NAMESPACE: NAMESPACE };
+    const config = parseConfig(raw, podEnv);
+    expect(config.ha.enabled).toBe(true);
+    expect(haLease(config)).toEqual({ namespace: NAMESPACE, name: one('Role').rules[0].resourceNames[0], leaseDurationMs: 15_000, podName: 'runai-slack-bot-abc' });
+    // Without the Secret's URL the bot refuses to start, naming the fix.
+    expect(() => parseConfig(raw, { POD_NAMESPACE: NAMESPACE })).toThrow(/ha\.enabled: .*store\.url \(or env DATABASE_URL\)/);
+  });
+
+  it('lets the pods reach PostgreSQL on 5432 besides what the base allows', () => {
+    const ports = one('NetworkPolicy').spec.egress.flatMap((rule: K8sObject) => rule.ports.map((p: K8sObject) => `${p.port}/${p.protocol}`));
+    expect(ports.sort()).toEqual(['443/TCP', '53/TCP', '53/UDP', '5432/TCP', '6443/TCP']);
+  });
+
+  it('mounts the archive from a ReadWriteMany claim, as both replicas may write it', () => {
+    const archive = pod.volumes.find((v: K8sObject) => v.name === 'archive');
+    const claim = one('PersistentVolumeClaim');
+    expect(archive.persistentVolumeClaim.claimName).toBe(claim.metadata.name);
+    expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * A TCP relay on 127.0.0.1 in front of a server, whose link can be cut (open connections are
+ * destroyed and new ones refused) or stalled (connections stay open and carry nothing, as behind
+ * a black-holing firewall) until `restore()`. It stands for one replica losing its network path
+ * to the API server while the other keeps it, which a fault in the server itself (shared by both
+ * replicas) cannot express.
+ */
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface TcpCut {
+  /** `http://127.0.0.1:PORT` of the relay. */
+  url: string;
+  cut(): void;
+  stall(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpCut(targetPort: number): Promise<TcpCut> {
+  const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
+  let isCut = false;
+  let isStalled = false;
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server: Server = createServer((client) => {
+    track(client);
+    if (isCut) {
+      client.destroy();
+      return;
+    }
+    // Stalled: the connection is accepted and whatever is sent on it goes nowhere.
+    if (isStalled) return;
+    const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
+    track(upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => { upstream.destroy(); pairs.delete(pair); });
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut() {
+      isCut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    stall() {
+      isStalled = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    restore() {
+      isCut = false;
+      isStalled = false;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
