@@ -11,7 +11,7 @@ import type { MaintenanceLedger } from './ledger.js';
 import {
   buildFeedFailureNotice, buildFeedRecoveredNotice, buildOwnerNotice, buildWindowMessage, feedLabel,
   type MessageContext, type SlackMessage,
-} from './messages.js';
+} from '../messages/maintenance.js';
 import { parseFeed } from './parse.js';
 import { remindersDue, type DueReminder } from './plan.js';
 import { warnOnSkipAheadFallback } from './skip-ahead.js';

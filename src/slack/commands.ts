@@ -4,12 +4,12 @@
  * commands/<name>.ts; this file only maps the parsed command to it.
  */
 import type { App } from './app.js';
-import type { SlackMessage } from './blocks.js';
+import type { SlackMessage } from '../messages/blocks.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { SLASH_COMMAND } from './ids.js';
+import { SLASH_COMMAND } from '../messages/ids.js';
 import type { ListenerDeps } from './listeners.js';
 import { parseCommand, type ParsedCommand } from './parse-command.js';
-import { failureMessage, usageMessage } from './views.js';
+import { failureMessage, usageMessage } from '../messages/replies.js';
 import { askerFor, type Asker } from './commands/context.js';
 import { listReply } from './commands/list.js';
 import { logsReply } from './commands/logs.js';
@@ -50,6 +50,6 @@ export function register(app: App, deps: ListenerDeps): void {
     await ack();
     const asker = askerFor(deps, client, command.user_id);
     const reply = await answerCommand(asker, command.text ?? '');
-    await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
+    await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks });
   });
 }

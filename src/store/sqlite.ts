@@ -6,6 +6,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { SlackMessage } from '../messages/blocks.js';
 
 /** Ordered schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
 const MIGRATIONS: string[] = [
@@ -109,7 +110,8 @@ export interface OutboxItem {
   key: string;
   kind: string;
   target: OutboxTarget;
-  payload: { text: string; blocks?: unknown[] };
+  /** As a builder in src/messages made it; stored as JSON and read back unchanged. */
+  payload: { text: string; blocks?: SlackMessage['blocks'] };
   attempts: number;
   nextAttemptAt: string;
   lastError?: string;
