@@ -142,7 +142,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     ? new MaintenanceService({
         fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now }),
         ledger: new SqliteMaintenanceLedger(store),
-        ...maintenanceDelivery({ slack: gateway, owners, log: log.child({ component: 'maintenance' }) }),
+        ...maintenanceDelivery({ store, queued: () => outbox.kick(), owners, now, log: log.child({ component: 'maintenance' }) }),
         runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),
         config: { ...config.maintenance, opsChannel: config.slack.opsChannel },
         now,

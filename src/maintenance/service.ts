@@ -26,9 +26,14 @@ export interface MaintenanceLog {
 export interface MaintenanceDeps {
   fetcher: { refresh(): Promise<FeedFetchResult> };
   ledger: MaintenanceLedger;
-  post(channel: string, msg: SlackMessage): Promise<void>;
+  /**
+   * Hands a message over for delivery under `key` (unique per message, stable across retries:
+   * the same key is never delivered twice). Resolves once it is safely on its way; the
+   * reminder is marked sent only then.
+   */
+  post(channel: string, msg: SlackMessage, key: string): Promise<void>;
   /** DM a workload owner (cluster identity); the caller maps it to a Slack user. */
-  dm(owner: string, msg: SlackMessage): Promise<void>;
+  dm(owner: string, msg: SlackMessage, key: string): Promise<void>;
   runningWorkloads(): Workload[];
   config: MaintenanceConfig;
   now(): Date;
@@ -81,12 +86,12 @@ export class MaintenanceService {
       const streak = (result.failingSince ?? this.deps.now()).toISOString();
       if (config.opsChannel && this.announcedFailure !== streak) {
         const notice = buildFeedFailureNotice(config.feed, result.error.message, new Date(streak), this.lastGoodAt, this.context());
-        if (await this.tryPost(config.opsChannel, notice)) this.announcedFailure = streak;
+        if (await this.tryPost(config.opsChannel, notice, `feed:${streak}:failing`)) this.announcedFailure = streak;
       }
       return;
     }
     if (this.announcedFailure && config.opsChannel) {
-      if (await this.tryPost(config.opsChannel, buildFeedRecoveredNotice(config.feed, this.context()))) {
+      if (await this.tryPost(config.opsChannel, buildFeedRecoveredNotice(config.feed, this.context()), `feed:${this.announcedFailure}:recovered`)) {
         this.announcedFailure = undefined;
       }
     }
@@ -185,9 +190,9 @@ export class MaintenanceService {
     return this.parsed;
   }
 
-  private async tryPost(channel: string, msg: SlackMessage): Promise<boolean> {
+  private async tryPost(channel: string, msg: SlackMessage, key: string): Promise<boolean> {
     try {
-      await this.deps.post(channel, msg);
+      await this.deps.post(channel, msg, key);
       return true;
     } catch (err) {
       this.deps.log.error({ channel, err: errorText(err) }, 'maintenance notice not posted');
@@ -203,7 +208,7 @@ export class MaintenanceService {
     }
     const channel = this.deps.config.channel;
     if (!channel) return false;
-    await this.deps.post(channel, buildWindowMessage(reminder, this.context()));
+    await this.deps.post(channel, buildWindowMessage(reminder, this.context()), reminder.key);
     return true;
   }
 
@@ -220,7 +225,7 @@ export class MaintenanceService {
       const key = `${reminder.key}:${owner}`;
       if (sent.has(key)) continue;
       try {
-        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()));
+        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()), key);
         this.deps.ledger.markSent(key, now);
       } catch (err) {
         failures.push(`${owner}: ${errorText(err)}`);
