@@ -39,5 +39,6 @@ describe('architecture', () => {
     ]);
     expect(rules('pure-imports-no-adapters')).toEqual(['src/messages/alert.ts → src/notify/a.ts']);
     expect(rules('production-not-on-demo-or-sim')).toEqual(['src/commands/start.ts → src/demo/scenario.ts']);
+    expect(rules('demo-loaded-only-by-the-demo-command')).toEqual(['src/check/run.ts → src/demo/scenario.ts']);
   }, 120_000);
 });
