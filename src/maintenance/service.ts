@@ -1,7 +1,8 @@
 /**
  * The maintenance loop: refresh the feed on its schedule, and every minute parse (cached),
  * plan and post what is due. All I/O comes in as dependencies. A reminder is marked sent only
- * after it was posted, so a failed post is retried on the next tick.
+ * after post() resolved (in the bot: once it is queued in the outbox), so a failed hand-over is
+ * retried on the next tick.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Workload } from '../model.js';
