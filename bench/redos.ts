@@ -14,8 +14,8 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { LineRedactor } from '../src/archive/redact-lines.js';
 import type { Workload } from '../src/model.js';
-import { buildWorkloadAlert } from '../src/slack/messages.js';
-import { logsMessage } from '../src/slack/views.js';
+import { buildWorkloadAlert } from '../src/messages/alert.js';
+import { logsMessage } from '../src/messages/replies.js';
 import { triageStream } from '../src/triage/index.js';
 import type { Report } from './figures.js';
 

@@ -95,3 +95,100 @@ export interface Transition {
   to: LifecycleState;
   at: Date;
 }
+
+/*
+ * Value shapes that the message builders (src/messages/) share with the modules that produce
+ * them. They live here, not beside their producers, so that presentation depends on the model
+ * only and no folder has to import the one that imports it back.
+ */
+
+/** An event about a workload or its pods, as read from the cluster. */
+export interface KubeEvent {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  component?: string;
+  involvedKind?: string;
+  involvedName?: string;
+  lastSeen?: string;
+}
+
+/** A user's notification preferences (/runai settings). */
+export interface UserSettings {
+  /** Also tell me when a workload of mine completes. */
+  completed: boolean;
+  /** Warn me about workloads stuck in Pending or Initializing. */
+  pending: boolean;
+  /** Hold messages during these local hours (HH:MM–HH:MM, may span midnight) and send them after. */
+  quietHours?: { from: string; to: string; timezone: string };
+}
+
+/** One alert folded into a burst (src/notify/burst.ts). */
+export interface BurstEntry {
+  key: string;
+  owner: string;
+  namespace: string;
+  name: string;
+  project: string;
+  kind: string;
+  state: string;
+  node?: string;
+  category?: string;
+  categoryLabel?: string;
+  firstError?: string;
+}
+
+/** Why the log archive cannot be written (src/archive/archive.ts). */
+export interface StorageProblem {
+  kind: 'disk-full' | 'unwritable' | 'io-error';
+  code?: string;
+  message: string;
+}
+
+/** One occurrence of a maintenance event, as the rest of the bot sees it. */
+export type WindowStatus = 'confirmed' | 'tentative' | 'cancelled';
+
+export interface MaintenanceWindow {
+  uid: string;
+  /** ISO UTC of the occurrence's original slot (its RECURRENCE-ID), or of the start. */
+  occurrenceStart: string;
+  /**
+   * Stable identity across feed edits: uid + original slot for an instance of a recurring event
+   * (or an override without its master), the uid alone for a single event.
+   */
+  key: string;
+  summary: string;
+  description?: string;
+  location?: string;
+  start: Date;
+  end: Date;
+  allDay: boolean;
+  status: WindowStatus;
+  sequence: number;
+}
+
+export type ReminderKind = 'advance' | 'owners' | 'start' | 'end' | 'changed' | 'cancelled';
+
+/** The version of a window that was last announced. */
+export interface KnownWindow {
+  start: string;
+  end: string;
+  sequence: number;
+  status: string;
+  summary?: string;
+}
+
+/** A maintenance reminder that is due (src/maintenance/plan.ts). */
+export interface DueReminder {
+  /** Ledger key: posted once, ever. */
+  key: string;
+  kind: ReminderKind;
+  window: MaintenanceWindow;
+  /** For advance reminders: the offset before the start that fell due. */
+  offsetMs?: number;
+  /** For changed and cancelled: what had been announced. */
+  previous?: KnownWindow;
+  /** Keys made unnecessary by posting this one; mark them sent with it. */
+  settles: string[];
+}

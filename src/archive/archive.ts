@@ -10,7 +10,7 @@ import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/pro
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { ContainerInfo, PodInfo, Workload } from '../model.js';
+import type { ContainerInfo, PodInfo, StorageProblem, Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { rankLabel } from '../cluster/normalize.js';
@@ -32,11 +32,7 @@ export interface ArchiveOptions {
 }
 
 /** Why the archive could not be written at all: the operators' business, not the owner's. */
-export interface StorageProblem {
-  kind: 'disk-full' | 'unwritable' | 'io-error';
-  code?: string;
-  message: string;
-}
+export type { StorageProblem };
 
 export interface ArchiveResult {
   /** The workload's directory in the archive. */

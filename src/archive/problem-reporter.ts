@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { LedgerStore, OutboxStore } from '../store/port.js';
-import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../slack/archive-problem-message.js';
+import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../messages/archive-problem.js';
 import type { ArchiveResult, StorageProblem } from './archive.js';
 
 export interface ArchiveProblemReporterOptions {

@@ -8,16 +8,9 @@ import { PassThrough } from 'node:stream';
 import { CoreV1Api, CustomObjectsApi, type ConfigurationOptions, type KubeConfig, Log, Observable, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
 
-export interface KubeEvent {
-  type?: string;
-  reason?: string;
-  message?: string;
-  count?: number;
-  component?: string;
-  involvedKind?: string;
-  involvedName?: string;
-  lastSeen?: string;
-}
+import type { KubeEvent } from '../model.js';
+
+export type { KubeEvent };
 
 export interface LogRequest {
   namespace: string;

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { FeedFetcher, MemoryFeedCache } from '../maintenance/feed.js';
-import { siteTimeRange } from '../maintenance/messages.js';
+import { siteTimeRange } from '../messages/maintenance.js';
 import { FeedError, parseFeed, type MaintenanceWindow } from '../maintenance/parse.js';
 import { canonicalIana } from '../maintenance/timezones.js';
 

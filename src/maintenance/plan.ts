@@ -18,31 +18,9 @@
  *   cancelled silently.
  * Each reminder has a key; a key in `sent` is never due again.
  */
-import type { MaintenanceWindow } from './window.js';
+import type { DueReminder, KnownWindow, MaintenanceWindow, ReminderKind } from '../model.js';
 
-export type ReminderKind = 'advance' | 'owners' | 'start' | 'end' | 'changed' | 'cancelled';
-
-/** The version of a window that was last announced. */
-export interface KnownWindow {
-  start: string;
-  end: string;
-  sequence: number;
-  status: string;
-  summary?: string;
-}
-
-export interface DueReminder {
-  /** Ledger key: posted once, ever. */
-  key: string;
-  kind: ReminderKind;
-  window: MaintenanceWindow;
-  /** For advance reminders: the offset before the start that fell due. */
-  offsetMs?: number;
-  /** For changed and cancelled: what had been announced. */
-  previous?: KnownWindow;
-  /** Keys made unnecessary by posting this one; mark them sent with it. */
-  settles: string[];
-}
+export type { DueReminder, KnownWindow, ReminderKind } from '../model.js';
 
 export interface PlanInput {
   windows: MaintenanceWindow[];

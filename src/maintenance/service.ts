@@ -1,7 +1,8 @@
 /**
  * The maintenance loop: refresh the feed on its schedule, and every minute parse (cached),
  * plan and post what is due. All I/O comes in as dependencies. A reminder is marked sent only
- * after it was posted, so a failed post is retried on the next tick.
+ * after post() resolved (in the bot: once it is queued in the outbox), so a failed hand-over is
+ * retried on the next tick.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Workload } from '../model.js';
@@ -11,7 +12,7 @@ import type { MaintenanceLedger } from './ledger.js';
 import {
   buildFeedFailureNotice, buildFeedRecoveredNotice, buildOwnerNotice, buildWindowMessage, feedLabel,
   type MessageContext, type SlackMessage,
-} from './messages.js';
+} from '../messages/maintenance.js';
 import { parseFeed } from './parse.js';
 import { remindersDue, type DueReminder } from './plan.js';
 import { warnOnSkipAheadFallback } from './skip-ahead.js';
@@ -26,9 +27,14 @@ export interface MaintenanceLog {
 export interface MaintenanceDeps {
   fetcher: { refresh(): Promise<FeedFetchResult> };
   ledger: MaintenanceLedger;
-  post(channel: string, msg: SlackMessage): Promise<void>;
+  /**
+   * Hands a message over for delivery under `key` (unique per message, stable across retries:
+   * the same key is never delivered twice). Resolves once it is safely on its way; the
+   * reminder is marked sent only then.
+   */
+  post(channel: string, msg: SlackMessage, key: string): Promise<void>;
   /** DM a workload owner (cluster identity); the caller maps it to a Slack user. */
-  dm(owner: string, msg: SlackMessage): Promise<void>;
+  dm(owner: string, msg: SlackMessage, key: string): Promise<void>;
   runningWorkloads(): Workload[];
   config: MaintenanceConfig;
   now(): Date;
@@ -81,12 +87,12 @@ export class MaintenanceService {
       const streak = (result.failingSince ?? this.deps.now()).toISOString();
       if (config.opsChannel && this.announcedFailure !== streak) {
         const notice = buildFeedFailureNotice(config.feed, result.error.message, new Date(streak), this.lastGoodAt, this.context());
-        if (await this.tryPost(config.opsChannel, notice)) this.announcedFailure = streak;
+        if (await this.tryPost(config.opsChannel, notice, `feed:${streak}:failing`)) this.announcedFailure = streak;
       }
       return;
     }
     if (this.announcedFailure && config.opsChannel) {
-      if (await this.tryPost(config.opsChannel, buildFeedRecoveredNotice(config.feed, this.context()))) {
+      if (await this.tryPost(config.opsChannel, buildFeedRecoveredNotice(config.feed, this.context()), `feed:${this.announcedFailure}:recovered`)) {
         this.announcedFailure = undefined;
       }
     }
@@ -185,9 +191,9 @@ export class MaintenanceService {
     return this.parsed;
   }
 
-  private async tryPost(channel: string, msg: SlackMessage): Promise<boolean> {
+  private async tryPost(channel: string, msg: SlackMessage, key: string): Promise<boolean> {
     try {
-      await this.deps.post(channel, msg);
+      await this.deps.post(channel, msg, key);
       return true;
     } catch (err) {
       this.deps.log.error({ channel, err: errorText(err) }, 'maintenance notice not posted');
@@ -203,7 +209,7 @@ export class MaintenanceService {
     }
     const channel = this.deps.config.channel;
     if (!channel) return false;
-    await this.deps.post(channel, buildWindowMessage(reminder, this.context()));
+    await this.deps.post(channel, buildWindowMessage(reminder, this.context()), reminder.key);
     return true;
   }
 
@@ -220,7 +226,7 @@ export class MaintenanceService {
       const key = `${reminder.key}:${owner}`;
       if (sent.has(key)) continue;
       try {
-        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()));
+        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()), key);
         await this.deps.ledger.markSent(key, now);
       } catch (err) {
         failures.push(`${owner}: ${errorText(err)}`);

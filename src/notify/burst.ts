@@ -10,19 +10,9 @@
  * by node and category, posted when the window closes.
  */
 
-export interface BurstEntry {
-  key: string;
-  owner: string;
-  namespace: string;
-  name: string;
-  project: string;
-  kind: string;
-  state: string;
-  node?: string;
-  category?: string;
-  categoryLabel?: string;
-  firstError?: string;
-}
+import type { BurstEntry } from '../model.js';
+
+export type { BurstEntry };
 
 /** An owner's burst as the decision needs it: when it opened, and whose message anchors it. */
 export interface OpenBurst {
@@ -91,9 +81,3 @@ export class OpsBurstCounter {
   }
 }
 
-/** Counts per value, largest first: "gpu-17 (40), gpu-3 (3)". */
-export function tally(values: Array<string | undefined>, unknown = 'unknown'): Array<[string, number]> {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v ?? unknown, (counts.get(v ?? unknown) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-}

@@ -8,7 +8,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { LifecycleState } from '../model.js';
 import type { OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
-import { buildCleanupDigest } from '../slack/cleanup-message.js';
+import { buildCleanupDigest } from '../messages/cleanup.js';
 
 /** States a workload rests in until someone deletes it. */
 const STALE_STATES: ReadonlySet<string> = new Set<LifecycleState>(['Completed', 'Failed', 'Stopped']);

@@ -10,7 +10,7 @@ import { normalizeWorkload, rankLabel, type NormalizeOptions } from '../cluster/
 import type { ClusterReader, KubeEvent } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
-import type { FailureSite } from '../slack/messages.js';
+import type { FailureSite } from '../messages/alert.js';
 import { withTimeout } from '../lib/timeout.js';
 
 export interface Enriched {

@@ -20,18 +20,18 @@
  */
 import type { Logger } from 'pino';
 import type { LedgerEntry, OutboxItem, OutboxTarget, Store, StoredBurstEntry } from '../store/port.js';
-import { buildOwnerBurstMessage } from '../slack/burst-messages.js';
+import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
-import { context, type Block } from '../slack/blocks.js';
-import { escapeMrkdwn } from '../slack/mrkdwn.js';
+import { context, type Block } from '../messages/blocks.js';
+import { escapeMrkdwn } from '../messages/mrkdwn.js';
 import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
 
 /** The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). */
 export interface SlackPoster {
   openDm(userId: string): Promise<string>;
-  post(channel: string, message: { text: string; blocks?: unknown[] }): Promise<{ channel: string; ts?: string }>;
-  update(channel: string, ts: string, message: { text: string; blocks?: unknown[] }): Promise<void>;
+  post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
+  update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
 }
 
 export class SlackSendError extends Error {

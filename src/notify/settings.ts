@@ -4,14 +4,9 @@
  */
 import type { PreferenceStore } from '../store/port.js';
 
-export interface UserSettings {
-  /** Also tell me when a workload of mine completes. */
-  completed: boolean;
-  /** Warn me about workloads stuck in Pending or Initializing. */
-  pending: boolean;
-  /** Hold messages during these local hours (HH:MM–HH:MM, may span midnight) and send them after. */
-  quietHours?: { from: string; to: string; timezone: string };
-}
+import type { UserSettings } from '../model.js';
+
+export type { UserSettings };
 
 export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true };
 

@@ -6,11 +6,11 @@
 import type { BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { App } from './app.js';
-import type { SlackMessage } from './blocks.js';
+import type { SlackMessage } from '../messages/blocks.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { ACTION } from './ids.js';
+import { ACTION } from '../messages/ids.js';
 import type { ListenerDeps } from './listeners.js';
-import { failureMessage } from './views.js';
+import { failureMessage } from '../messages/replies.js';
 import { askerFor, findByRef, parseRef, type Asker } from './commands/context.js';
 import { logsOf } from './commands/logs.js';
 import { muteProject, muteWorkload } from './commands/mute.js';
@@ -63,7 +63,7 @@ export function register(app: App, deps: ListenerDeps): void {
 
 /** Ephemeral in the conversation of the click; a DM when the click had no conversation. */
 async function replyPrivately(body: BlockAction, respond: RespondFn | undefined, client: WebClient, message: SlackMessage): Promise<void> {
-  const payload = { text: message.text, blocks: message.blocks as never };
+  const payload = { text: message.text, blocks: message.blocks };
   if (body.response_url && respond) {
     await respond({ response_type: 'ephemeral', replace_original: false, ...payload });
   } else if (body.channel?.id) {

@@ -4,6 +4,7 @@
  * or permanent (retrying cannot help).
  */
 import type { WebClient } from '@slack/web-api';
+import type { Block } from '../messages/blocks.js';
 import { SlackSendError, type SlackPoster } from '../notify/outbox.js';
 import type { SlackDirectory } from '../notify/owners.js';
 
@@ -46,12 +47,12 @@ export class SlackGateway implements SlackPoster, SlackDirectory {
     }
   }
 
-  async post(channel: string, message: { text: string; blocks?: unknown[] }): Promise<{ channel: string; ts?: string }> {
+  async post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
     try {
       const result = await this.client.chat.postMessage({
         channel,
         text: message.text,
-        ...(message.blocks ? { blocks: message.blocks as never } : {}),
+        ...(message.blocks ? { blocks: message.blocks } : {}),
         unfurl_links: false,
         unfurl_media: false,
       });
@@ -61,9 +62,9 @@ export class SlackGateway implements SlackPoster, SlackDirectory {
     }
   }
 
-  async update(channel: string, ts: string, message: { text: string; blocks?: unknown[] }): Promise<void> {
+  async update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void> {
     try {
-      await this.client.chat.update({ channel, ts, text: message.text, ...(message.blocks ? { blocks: message.blocks as never } : {}) });
+      await this.client.chat.update({ channel, ts, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
     } catch (err) {
       throw toSlackSendError(err);
     }

@@ -4,12 +4,12 @@
  * commands/<name>.ts; this file only maps the parsed command to it.
  */
 import type { App } from './app.js';
-import type { SlackMessage } from './blocks.js';
+import type { SlackMessage } from '../messages/blocks.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { SLASH_COMMAND } from './ids.js';
+import { SLASH_COMMAND } from '../messages/ids.js';
 import type { ListenerDeps } from './listeners.js';
 import { parseCommand, type ParsedCommand } from './parse-command.js';
-import { failureMessage, usageMessage } from './views.js';
+import { failureMessage, usageMessage } from '../messages/replies.js';
 import { askerFor, type Asker } from './commands/context.js';
 import { listReply } from './commands/list.js';
 import { logsReply } from './commands/logs.js';
@@ -19,9 +19,11 @@ import { settingsReply } from './commands/settings.js';
 import { statusReply } from './commands/status.js';
 import { whyReply } from './commands/why.js';
 
-type Answer<K extends ParsedCommand['kind']> = (asker: Asker, command: Extract<ParsedCommand, { kind: K }>) => Promise<SlackMessage> | SlackMessage;
+type Kind = ParsedCommand['kind'];
+type CommandOf = { [K in Kind]: Extract<ParsedCommand, { kind: K }> };
+type Answer<K extends Kind> = (asker: Asker, command: CommandOf[K]) => Promise<SlackMessage> | SlackMessage;
 
-const ANSWERS: { [K in ParsedCommand['kind']]: Answer<K> } = {
+const ANSWERS: { [K in Kind]: Answer<K> } = {
   help: () => usageMessage(),
   invalid: (_asker, c) => usageMessage(c.problem),
   list: (asker) => listReply(asker),
@@ -38,11 +40,17 @@ const ANSWERS: { [K in ParsedCommand['kind']]: Answer<K> } = {
 export async function answerCommand(asker: Asker, text: string): Promise<SlackMessage> {
   const command = parseCommand(text);
   try {
-    return await (ANSWERS[command.kind] as Answer<typeof command.kind>)(asker, command as never);
+    return await answerWith(asker, command);
   } catch (err) {
     asker.deps.log.warn({ user: asker.userId, command: command.kind, err: describeKubeError(err) }, '/runai failed');
     return failureMessage(describeKubeError(err));
   }
+}
+
+/** Typed per kind (a correlated union): each answer gets exactly its own command. */
+function answerWith<K extends Kind>(asker: Asker, command: CommandOf[K] & { kind: K }): Promise<SlackMessage> | SlackMessage {
+  const answer: Answer<K> = ANSWERS[command.kind];
+  return answer(asker, command);
 }
 
 export function register(app: App, deps: ListenerDeps): void {
@@ -50,6 +58,6 @@ export function register(app: App, deps: ListenerDeps): void {
     await ack();
     const asker = askerFor(deps, client, command.user_id);
     const reply = await answerCommand(asker, command.text ?? '');
-    await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks as never });
+    await respond({ response_type: 'ephemeral', replace_original: false, text: reply.text, blocks: reply.blocks });
   });
 }

@@ -22,6 +22,7 @@
  * argument on the workload and ledger calls; ledger keys then stay unique per cluster without
  * rewriting them. People-level data (mutes, settings, Slack users) stays shared across clusters.
  */
+import type { SlackMessage } from '../messages/blocks.js';
 
 export interface LedgerEntry {
   key: string;
@@ -40,9 +41,10 @@ export type OutboxTarget =
   /** Rewrite the burst anchored at `anchorKey` to list its stored entries (built when sent). */
   | { type: 'burst'; anchorKey: string };
 
+/** As a builder in src/messages made it; stored as JSON and read back unchanged. */
 export interface OutboxPayload {
   text: string;
-  blocks?: unknown[];
+  blocks?: SlackMessage['blocks'];
 }
 
 export interface OutboxItem {

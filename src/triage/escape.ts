@@ -5,8 +5,6 @@
  * text can never ping a channel, mention a user, fake a link or close the code block it is
  * shown in. Every regex here is bounded: they run on lines already cut to a bounded length.
  */
-import { forCodeBlock } from './sanitize.js';
-
 /** One escape sequence, tried where an ESC was found (sticky, bounded): CSI, OSC, or a lone ESC and its next byte. */
 const ANSI_AT = /\x1b\[[0-?]{0,64}[ -/]{0,16}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|\x1b[@-_]?/y;
 const REPLACEMENT = '\ufffd';
@@ -126,12 +124,4 @@ export function cutEscaped(text: string, max: number): string {
   let out = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]{0,3}$/, '');
   if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
   return `${out}…`;
-}
-
-/**
- * Text for the inside of a ``` block: kept for the callers that know it by this name; it is
- * the pipeline's code-block destination (clean, redact, escape).
- */
-export function escapeForSlackCode(text: string, maxChars: number, maxLineChars = MAX_LINE_CHARS): string {
-  return forCodeBlock(text, maxChars, maxLineChars);
 }

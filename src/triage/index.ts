@@ -7,5 +7,6 @@ export { triageText, triageStream, SNIPPET_MAX_CHARS } from './triage.js';
 export { triageSources } from './sources.js';
 export { redact, redactLine } from './redact.js';
 export { forCodeBlock, forFile, forInlineCode, forMrkdwn, forPlainText, safeLine, safeLines, safeTail, sanitize, DESTINATIONS, type Destination } from './sanitize.js';
-export { escapeForSlackCode, cleanLine } from './escape.js';
+export { cleanLine } from './escape.js';
+export { escapeForSlackCode } from './sanitize.js';
 export { categoryLabel, CATEGORIES } from './categories.js';

@@ -177,3 +177,12 @@ export function sanitize(text: string, destination: Exclude<Destination, 'file'>
       return forPlainText(text, max);
   }
 }
+
+/**
+ * Text for the inside of a ``` block: kept for the callers that know it by this name; it is
+ * the pipeline's code-block destination (clean, redact, escape). It lives here rather than in
+ * escape.ts, which this module imports: an import back would be a cycle.
+ */
+export function escapeForSlackCode(text: string, maxChars: number, maxLineChars = MAX_LINE_CHARS): string {
+  return forCodeBlock(text, maxChars, maxLineChars);
+}

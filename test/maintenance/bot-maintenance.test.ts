@@ -47,6 +47,8 @@ describe('maintenance reminders through the bot', () => {
     clock = time;
     const before = slack.calls.length;
     await bot!.maintenance!.tick();
+    // Maintenance messages go through the outbox: what was queued is sent by settle().
+    await bot!.settle();
     return slack.calls.slice(before).filter((c) => c.method === 'chat.postMessage').map((c) => `${c.body.channel} ${String(c.body.text).split('\n')[0]}`);
   }
 
@@ -111,5 +113,32 @@ describe('maintenance reminders through the bot', () => {
     const seven = await at(new Date(START.getTime() - 7 * DAY + HOUR));
     expect(seven.filter((p) => p.startsWith('C0MAINT'))).toHaveLength(1);
     expect(bot.maintenance!.upcoming(clock, 5).map((w) => w.summary)).toEqual(['Year-end maintenance']);
+  });
+
+  it('sends reminders through the outbox: queued before marked sent, kept through a rate limit, sent once after Retry-After', async () => {
+    writeFileSync(feedPath, feed({ start: '20270112T070000Z', end: '20270112T150000Z' }));
+    clock = new Date(START.getTime() - 8 * DAY);
+    slack.rateLimitNext('chat.postMessage', 1, 30);
+    bot = await sims.startBot(config(), { now: () => clock });
+    await at(clock);
+    await at(clock);
+
+    // The 14-day reminder: tried once and refused with Retry-After, so still queued, once, under its ledger key.
+    expect(slack.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(1);
+    expect(slack.messagesTo('C0MAINT')).toHaveLength(0);
+    expect(await bot.store.outboxDepth()).toBe(1);
+    const [key] = [...(await bot.store.ledgerKeys('mw:'))];
+    expect(key).toMatch(/^mw:yearend-2027@cluster\.example/);
+    expect(await bot.store.queuedItem(key)).toMatchObject({ kind: 'maintenance', target: { type: 'channel', channel: 'C0MAINT' } });
+
+    clock = new Date(clock.getTime() + 31_000);
+    await bot.settle();
+    const posted = slack.messagesTo('C0MAINT');
+    expect(posted).toHaveLength(1);
+    expect(String(posted[0].body.text)).toContain('Year-end maintenance');
+    expect(await bot.store.outboxDepth()).toBe(0);
+    expect(await bot.store.ledgerEntry(key)).toMatchObject({ recipient: 'C0MAINT', channel: 'C0MAINT' });
+    expect((await bot.store.ledgerEntry(key))!.ts).toBeTruthy();
+    expect(await at(new Date(clock.getTime() + HOUR))).toEqual([]);
   });
 });

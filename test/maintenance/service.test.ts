@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { MaintenanceConfig } from '../../src/maintenance/config.js';
 import { FeedFetcher, MemoryFeedCache } from '../../src/maintenance/feed.js';
 import { MemoryMaintenanceLedger } from '../../src/maintenance/ledger.js';
-import type { SlackMessage } from '../../src/maintenance/messages.js';
+import type { SlackMessage } from '../../src/messages/maintenance.js';
 import { MaintenanceService } from '../../src/maintenance/service.js';
 import type { Workload } from '../../src/model.js';
 

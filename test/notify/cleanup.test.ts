@@ -5,7 +5,7 @@ import { CleanupNudger, cleanupKey, staleWorkloadsByOwner } from '../../src/noti
 import { deliveryFor } from '../../src/notify/mutes.js';
 import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
-import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES } from '../../src/slack/cleanup-message.js';
+import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES } from '../../src/messages/cleanup.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { SqliteStore } from '../../src/store/sqlite/index.js';
 import type { StoredWorkload } from '../../src/store/port.js';

@@ -7,10 +7,11 @@ import { OwnerDirectory } from '../../src/notify/owners.js';
 import { deliveryFor, muteScope } from '../../src/notify/mutes.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.js';
+import type { SlackMessage } from '../../src/messages/blocks.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 import { captureLog } from '../helpers/log.js';
 
-const message = { text: 'resnet failed', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'resnet failed' } }] };
+const message: SlackMessage = { text: 'resnet failed', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'resnet failed' } }] };
 
 describe('outbox', () => {
   let slack: SlackSimulator;

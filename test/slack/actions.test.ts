@@ -2,7 +2,7 @@
  * The buttons on the alert DM, clicked through the simulated Slack: each one acked, answered
  * ephemerally without touching the alert, and checked against the clicker's rights again.
  */
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/messages/ids.js';
 import { messageViolation, type Json } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
 import { ALICE, CAROL, ERIN, SECRET, shownText, startWorld, type World } from './world.js';

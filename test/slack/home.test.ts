@@ -2,7 +2,7 @@
  * The Home tab: published when a person opens it and when they click Refresh, with their
  * workloads by state, the alerts they got, the next maintenance window and their settings.
  */
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/messages/ids.js';
 import { viewViolation } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
 import { ALICE, ERIN, startWorld, type World } from './world.js';

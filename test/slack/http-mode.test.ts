@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/messages/ids.js';
 import { signedRequest, type Json } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
 import { ALICE, baseConfig, ERIN, startWorld, type World } from './world.js';

@@ -4,7 +4,7 @@
  * workload whose command line carries tokens, must reach no Slack surface in the clear.
  */
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION } from '../../src/messages/ids.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';

@@ -5,13 +5,14 @@
  */
 import type { Workload } from '../../src/model.js';
 import { LineRedactor } from '../../src/archive/redact-lines.js';
-import { buildOpsBurstMessage, buildOwnerBurstMessage } from '../../src/slack/burst-messages.js';
-import { buildArchiveProblemMessage } from '../../src/slack/archive-problem-message.js';
-import { buildCleanupDigest } from '../../src/slack/cleanup-message.js';
-import { buildHomeView } from '../../src/slack/home.js';
-import { buildStuckMessage, buildWorkloadAlert } from '../../src/slack/messages.js';
-import { logsMessage, statusMessage, whyMessage } from '../../src/slack/views.js';
-import { buildOwnerNotice } from '../../src/maintenance/messages.js';
+import { buildOpsBurstMessage, buildOwnerBurstMessage } from '../../src/messages/burst.js';
+import { buildArchiveProblemMessage } from '../../src/messages/archive-problem.js';
+import { buildCleanupDigest } from '../../src/messages/cleanup.js';
+import { buildHomeView } from '../../src/messages/home.js';
+import { buildWorkloadAlert } from '../../src/messages/alert.js';
+import { buildStuckMessage } from '../../src/messages/stuck.js';
+import { logsMessage, statusMessage, whyMessage } from '../../src/messages/replies.js';
+import { buildOwnerNotice } from '../../src/messages/maintenance.js';
 import { withOwnerNote } from '../../src/notify/outbox.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
 import { triageText } from '../../src/triage/index.js';
@@ -64,7 +65,7 @@ const slackOutputs: Array<[string, () => unknown]> = [
   ['/runai logs and "Show more of the log"', () => logsMessage({ workload, pod: 'train-llm-0', container: field, previous: false, text: log, tail: 200, capped: false, note: field })],
   ['/runai why (failed)', () => whyMessage({ workload, triage, where: field, schedulerReasons: [], logProblem: field })],
   ['/runai why (pending)', () => whyMessage({ workload: { ...workload, state: 'Pending' }, schedulerReasons: [{ reason: field, message: field, count: 3 }], plainReasons: [] })],
-  ['Home tab', () => buildHomeView({ now, workloads: [workload], alerts: [{ entry: { key: 'wl:uid-1:Failed', recipient: 'U1', sentAt: '2026-11-29T11:00:00Z' }, workload: stored }], nextWindow: null, settings: DEFAULT_SETTINGS, mutes: [{ scope: `workload:${field}` }] })],
+  ['Home tab', () => buildHomeView({ now, workloads: [workload], alerts: [{ entry: { key: 'wl:uid-1:Failed', sentAt: '2026-11-29T11:00:00Z' }, workload: stored }], nextWindow: null, settings: DEFAULT_SETTINGS, mutes: [{ scope: `workload:${field}` }] })],
   ['cleanup digest', () => buildCleanupDigest({ workloads: [stored], afterMs: 7 * 86_400_000 })],
   ['archive problem (operators)', () => buildArchiveProblemMessage({ problem: { kind: 'io-error', code: field, message: field }, dir: '/archive', workload: field })],
   ['maintenance notice to an owner', () => buildOwnerNotice({ uid: 'w', occurrenceStart: '2026-12-01T00:00:00Z', key: 'w', summary: field, start: new Date('2026-12-01T00:00:00Z'), end: new Date('2026-12-01T04:00:00Z'), allDay: false, status: 'confirmed', sequence: 0 }, [{ ...workload, state: 'Running', name: field, project: field }], { timezone: 'UTC', now })],

@@ -10,9 +10,9 @@ import { normalizeWorkload } from '../../cluster/normalize.js';
 import { WorkloadAccess, type AccessReason } from '../../notify/access.js';
 import type { ListenerDeps } from '../listeners.js';
 import { slackMembershipSource } from '../membership.js';
-import type { SlackMessage } from '../blocks.js';
+import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
-import { ambiguousMessage, refusalMessage } from '../views.js';
+import { ambiguousMessage, refusalMessage } from '../../messages/replies.js';
 import { withTimeout } from '../../lib/timeout.js';
 
 /** Reads from the cluster on behalf of a person: bounded, so a slow cluster gets an answer. */

@@ -1,7 +1,7 @@
 /** `/runai list`: the asker's own workloads, by state, newest first. */
 import { ownsWorkload } from '../../notify/access.js';
-import type { SlackMessage } from '../blocks.js';
-import { listMessage } from '../views.js';
+import type { SlackMessage } from '../../messages/blocks.js';
+import { listMessage } from '../../messages/replies.js';
 import type { Asker } from './context.js';
 
 export async function listReply(asker: Asker): Promise<SlackMessage> {

@@ -5,9 +5,9 @@
 import type { PodInfo, Workload } from '../../model.js';
 import { failureCandidates } from '../../notify/enrich.js';
 import type { ListenerDeps } from '../listeners.js';
-import type { SlackMessage } from '../blocks.js';
+import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
-import { logsMessage, noPodsMessage } from '../views.js';
+import { logsMessage, noPodsMessage } from '../../messages/replies.js';
 import { withTimeout } from '../../lib/timeout.js';
 import { CLUSTER_TIMEOUT_MS, findVisibleWorkload, withPods, type Asker, type Found } from './context.js';
 

@@ -1,7 +1,7 @@
 /** `/runai maintenance`: the next windows from the calendar, with the guide's advice. */
 import type { ListenerDeps } from '../listeners.js';
-import type { SlackMessage } from '../blocks.js';
-import { maintenanceMessage } from '../views.js';
+import type { SlackMessage } from '../../messages/blocks.js';
+import { maintenanceMessage } from '../../messages/replies.js';
 
 export const MAINTENANCE_WINDOWS_SHOWN = 5;
 

@@ -4,10 +4,10 @@
  * (else the answer would confirm it exists); muting a project only ever affects the asker.
  */
 import { muteScope } from '../../notify/mutes.js';
-import type { SlackMessage } from '../blocks.js';
-import { forInlineCode, slackDate } from '../mrkdwn.js';
+import type { SlackMessage } from '../../messages/blocks.js';
+import { forInlineCode, slackDate } from '../../messages/mrkdwn.js';
 import type { MuteTarget } from '../parse-command.js';
-import { confirmationMessage, relative } from '../views.js';
+import { confirmationMessage, relative } from '../../messages/replies.js';
 import { findVisibleWorkload, type Asker } from './context.js';
 
 export async function muteReply(asker: Asker, target: MuteTarget, forMs: number | undefined): Promise<SlackMessage> {

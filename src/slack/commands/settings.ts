@@ -3,9 +3,9 @@
  * quiet hours default to the person's Slack time zone.
  */
 import { settingsOf, type UserSettings } from '../../notify/settings.js';
-import type { SlackMessage } from '../blocks.js';
+import type { SlackMessage } from '../../messages/blocks.js';
 import type { SettingsChange } from '../parse-command.js';
-import { settingsMessage } from '../views.js';
+import { settingsMessage } from '../../messages/replies.js';
 import type { Asker } from './context.js';
 
 export async function settingsReply(asker: Asker, change: SettingsChange | undefined): Promise<SlackMessage> {

@@ -1,8 +1,8 @@
 /** `/runai status NAME`: state, the guide's meaning and next step, pods and times. */
 import { describeKubeError } from '../../cluster/kinds.js';
-import type { SlackMessage } from '../blocks.js';
+import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
-import { statusMessage } from '../views.js';
+import { statusMessage } from '../../messages/replies.js';
 import { findVisibleWorkload, withPods, type Asker } from './context.js';
 
 export async function statusReply(asker: Asker, query: WorkloadQuery): Promise<SlackMessage> {

@@ -5,9 +5,9 @@
 import type { KubeEvent } from '../../cluster/reader.js';
 import { enrichWorkload } from '../../notify/enrich.js';
 import { schedulingReasons } from '../../notify/scheduling.js';
-import type { SlackMessage } from '../blocks.js';
+import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
-import { whyMessage } from '../views.js';
+import { whyMessage } from '../../messages/replies.js';
 import { CLUSTER_TIMEOUT_MS, findVisibleWorkload, type Asker } from './context.js';
 
 /** Event reasons that explain a wait (runai-reference §5: scheduler events on Pods and PodGroups). */

@@ -3,15 +3,12 @@
  * Cluster text (names, messages) is escaped; log text arrives redacted and is escaped here for
  * a code block. Every message has a `text` fallback and stays inside Slack's limits.
  */
-import type { LifecycleState, PodInfo, Workload } from '../model.js';
+import type { KubeEvent, LifecycleState, MaintenanceWindow, PodInfo, UserSettings, Workload } from '../model.js';
 import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import { rankLabel } from '../cluster/normalize.js';
-import type { KubeEvent } from '../cluster/reader.js';
-import type { MaintenanceWindow } from '../maintenance/parse.js';
-import type { UserSettings } from '../notify/settings.js';
 import { safeTail, type TriageResult } from '../triage/index.js';
-import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
-import { describeTermination, runaiUiLink, STATE_ICON } from './messages.js';
+import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
+import { describeTermination, runaiUiLink, STATE_ICON } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 
 /** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
@@ -158,7 +155,7 @@ export interface LogsView {
  * The last lines that fit, escaped, split over as many code sections as they need. Lines are
  * kept from the end (the end of a log matters most) and the cut is said in words.
  */
-export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: Block[]; shown: number; total: number } {
+export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: SectionBlock[]; shown: number; total: number } {
   // Whole text first: a private-key block spans lines and must collapse before lines are picked.
   // Only the tail that can fit is cleaned and redacted (each line takes at least 2 characters).
   const { lines, before } = safeTail(raw.replace(/\n$/, ''), Math.ceil(budget / 2) + 1);

@@ -2,7 +2,7 @@
  * Messages to the operators' channel about the log archive: it cannot be written (once per
  * kind of problem), and it works again. Pure: values in, a message out.
  */
-import type { StorageProblem } from '../archive/archive.js';
+import type { StorageProblem } from '../model.js';
 import { context, fields, header, section, type SlackMessage } from './blocks.js';
 import { forMrkdwn, forInlineCode } from './mrkdwn.js';
 

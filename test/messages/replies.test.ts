@@ -8,8 +8,8 @@ import { LIFECYCLE_STATES } from '../../src/model.js';
 import { MAINTENANCE_ADVICE } from '../../src/lifecycle/states.js';
 import type { MaintenanceWindow } from '../../src/maintenance/parse.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
-import { buildHomeView } from '../../src/slack/home.js';
-import { logSections, logsMessage, maintenanceMessage, refusalMessage, statusMessage } from '../../src/slack/views.js';
+import { buildHomeView } from '../../src/messages/home.js';
+import { logSections, logsMessage, maintenanceMessage, refusalMessage, statusMessage } from '../../src/messages/replies.js';
 import { messageViolation, viewViolation } from '../fakes/slack.js';
 
 const now = new Date('2026-11-29T12:00:00Z');

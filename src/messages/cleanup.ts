@@ -4,7 +4,6 @@
  * Pure: values in, a message out.
  */
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
-import type { StoredWorkload } from '../store/port.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
 import { forMrkdwn, slackDate, truncate } from './mrkdwn.js';
 
@@ -21,9 +20,18 @@ const PROJECT_MAX = 50;
 
 export const NEVER_DELETES = 'The bot never deletes anything.';
 
+/** What the digest shows of a stored workload (the store's rows fit this shape). */
+export interface CleanupWorkload {
+  name: string;
+  project: string;
+  state: string;
+  /** ISO time it entered its state. */
+  stateSince: string;
+}
+
 export interface CleanupDigest {
   /** The owner's stale workloads, oldest first. */
-  workloads: StoredWorkload[];
+  workloads: CleanupWorkload[];
   /** cleanup.after: how long they have sat at least. */
   afterMs: number;
 }

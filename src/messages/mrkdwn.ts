@@ -3,6 +3,7 @@
  * untrusted: it goes through the text pipeline (src/triage/sanitize.ts), which cleans,
  * redacts and escapes it for its destination.
  */
+import type { PlainTextElement } from '@slack/types';
 import { forInlineCode, forMrkdwn, forPlainText } from '../triage/sanitize.js';
 
 export { forCodeBlock, forInlineCode, forMrkdwn, forPlainText } from '../triage/sanitize.js';
@@ -25,7 +26,7 @@ export function truncate(text: string, max: number): string {
 }
 
 /** Plain text for headers and buttons: cleaned and redacted, no mrkdwn, within the limit. */
-export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: boolean } {
+export function plain(text: string, max: number): PlainTextElement {
   return { type: 'plain_text', text: forPlainText(text, max), emoji: true };
 }
 

@@ -5,15 +5,11 @@
  * entry cannot ping the channel or smuggle links. Advice is quoted from the guide.
  */
 import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js';
-import type { Workload } from '../model.js';
-import { forMrkdwn, forInlineCode, plain, slackDate, truncate } from '../slack/mrkdwn.js';
-import type { DueReminder } from './plan.js';
-import type { MaintenanceWindow } from './window.js';
+import type { DueReminder, MaintenanceWindow, Workload } from '../model.js';
+import { context, divider, header, section, type Block, type ContextBlock, type SlackMessage } from './blocks.js';
+import { forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 
-export interface SlackMessage {
-  text: string;
-  blocks: unknown[];
-}
+export type { SlackMessage };
 
 export interface MessageContext {
   /** The site's IANA zone, shown next to Slack's per-reader local time. */
@@ -21,20 +17,14 @@ export interface MessageContext {
   now: Date;
 }
 
-/** Slack's limits (block-kit reference): 50 blocks, 3,000 chars per section, 150 per header. */
+/** Slack's limits (block-kit reference): 50 blocks; sections and headers are cut in blocks.ts. */
 const MAX_BLOCKS = 50;
-const MAX_SECTION = 3000;
 const MAX_HEADER = 150;
 const MAX_DESCRIPTION = 1500;
 const WORKLOADS_PER_SECTION = 25;
 
 const ADVICE = [MAINTENANCE_ADVICE.plan, MAINTENANCE_ADVICE.stoppingPoint, MAINTENANCE_ADVICE.persist];
 const OWNER_ADVICE = [GUIDE.Running.nextAction, MAINTENANCE_ADVICE.stoppingPoint, MAINTENANCE_ADVICE.persist];
-
-const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text: truncate(text, MAX_SECTION) } });
-const header = (text: string) => ({ type: 'header', text: plain(text, MAX_HEADER) });
-const context = (text: string) => ({ type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, MAX_SECTION) }] });
-const divider = { type: 'divider' };
 
 /** Feed text as plain, escaped mrkdwn: tags dropped, entities decoded, then escaped. */
 export function feedText(text: string, max: number): string {
@@ -115,11 +105,11 @@ function detailLines(w: MaintenanceWindow, ctx: MessageContext): string {
   return lines.join('\n');
 }
 
-function affected(w: MaintenanceWindow): unknown[] {
+function affected(w: MaintenanceWindow): Block[] {
   return w.description ? [section(`*What is affected:*\n${feedText(w.description, MAX_DESCRIPTION)}`)] : [];
 }
 
-function adviceBlock(lines: readonly string[]): unknown {
+function adviceBlock(lines: readonly string[]): ContextBlock {
   return context(lines.map((l) => `• ${l}`).join('\n'));
 }
 
@@ -142,7 +132,7 @@ export function buildWindowMessage(r: DueReminder, ctx: MessageContext): SlackMe
   if (r.kind === 'owners') throw new Error('owner notices are built per owner with buildOwnerNotice');
   const w = r.window;
   const title = HEADLINE[r.kind](w, ctx);
-  const blocks: unknown[] = [header(title)];
+  const blocks: Block[] = [header(title)];
   if (r.kind === 'cancelled') {
     blocks.push(section(`${previously(r, ctx) || `*Was planned for:* ${readerTimeRange(w, ctx.timezone)}`}\nNo maintenance will take place in this window.`));
   } else if (r.kind === 'end') {
@@ -164,7 +154,7 @@ function workloadLine(w: Workload): string {
 export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[], ctx: MessageContext): SlackMessage {
   const title = `⚠️ Maintenance ${timeUntil(window.start, ctx.now)}: your running workloads`;
   const intro = `${plural(workloads.length, 'workload')} of yours ${workloads.length === 1 ? 'is' : 'are'} running and will be affected by *${forMrkdwn(window.summary)}*.`;
-  const blocks: unknown[] = [header(title), section(`${intro}\n${detailLines(window, ctx)}`)];
+  const blocks: Block[] = [header(title), section(`${intro}\n${detailLines(window, ctx)}`)];
   // Room left for list sections: the header, the intro, a divider, the advice, maybe a "more" line.
   const listRoom = MAX_BLOCKS - blocks.length - 3;
   const shown = workloads.slice(0, listRoom * WORKLOADS_PER_SECTION);

@@ -2,10 +2,16 @@
  * Block Kit for bursts: one grouped message per owner, and one summary for the operators.
  */
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
-import type { LifecycleState } from '../model.js';
-import { tally, type BurstEntry } from '../notify/burst.js';
+import type { BurstEntry, LifecycleState } from '../model.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
 import { forMrkdwn, forInlineCode, truncate } from './mrkdwn.js';
+
+/** Counts per value, largest first: "gpu-17 (40), gpu-3 (3)". */
+export function tally(values: Array<string | undefined>, unknown = 'unknown'): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v ?? unknown, (counts.get(v ?? unknown) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
 
 /** Entries listed one by one; the rest are counted. Keeps the message well inside Block Kit limits. */
 const LISTED = 15;

@@ -1,7 +1,7 @@
 import { MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../../src/lifecycle/states.js';
 import {
   buildFeedFailureNotice, buildOwnerNotice, buildWindowMessage, feedText, humanDuration,
-} from '../../src/maintenance/messages.js';
+} from '../../src/messages/maintenance.js';
 import type { DueReminder } from '../../src/maintenance/plan.js';
 import type { MaintenanceWindow } from '../../src/maintenance/window.js';
 import type { Workload } from '../../src/model.js';

@@ -8,9 +8,7 @@ import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { TriageResult } from '../triage/index.js';
 import { ACTION } from './ids.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, plain, truncate } from './mrkdwn.js';
-import { context, fields, header, LIMITS, section, type Block, type SlackMessage } from './blocks.js';
-
-export { context, fields, header, LIMITS, section, type Block, type SlackMessage };
+import { context, fields, header, LIMITS, section, type ActionsBlock, type Block, type Button, type SlackMessage } from './blocks.js';
 
 /** Where the failure happened: the pod and container whose log is quoted. */
 export interface FailureSite {
@@ -84,9 +82,9 @@ export function runaiUiLink(uiUrl: string | undefined, w: Workload): string | un
   return `${base}/workloads?search=${encodeURIComponent(w.name)}&project=${encodeURIComponent(w.project)}`;
 }
 
-function alertButtons(alert: WorkloadAlert): Block {
+function alertButtons(alert: WorkloadAlert): ActionsBlock {
   const ref = workloadRef(alert.workload);
-  const elements: Block[] = [
+  const elements: Button[] = [
     { type: 'button', action_id: ACTION.showLog, text: plain('Show more of the log', LIMITS.buttonText), value: ref },
     { type: 'button', action_id: ACTION.muteWorkload, text: plain('Mute this workload', LIMITS.buttonText), value: ref },
     {
@@ -161,46 +159,4 @@ export function alertFallbackText(alert: WorkloadAlert): string {
   const head = `${w.kind} ${w.name} (project ${w.project}) is ${state}: ${GUIDE[state].meaning}.`;
   const error = triage?.firstError ? ` First error: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
   return forMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
-}
-
-export interface StuckAlert {
-  workload: Workload;
-  state: 'Pending' | 'Initializing';
-  since: Date;
-  reasons: Array<{ plain: string; detail?: string }>;
-  uiUrl?: string;
-}
-
-function formatDuration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 90) return `${minutes} minutes`;
-  const hours = Math.round(minutes / 6) / 10;
-  return hours < 48 ? `${hours} hours` : `${Math.round(hours / 24)} days`;
-}
-
-/** The DM for a workload stuck Pending (the scheduler's reasons) or Initializing (the kubelet's). */
-export function buildStuckMessage(alert: StuckAlert, now: Date): SlackMessage {
-  const { workload: w, state, reasons } = alert;
-  const waited = formatDuration(now.getTime() - alert.since.getTime());
-  const blocks: Block[] = [
-    header(`${w.name} has been ${state} for ${waited}`),
-    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* has been *${state}* for ${waited}: ${GUIDE[state].meaning}.`),
-  ];
-  if (reasons.length) {
-    const lines = reasons.slice(0, 5).map((r) => `• ${r.plain}${r.detail ? `\n    _${forMrkdwn(truncate(r.detail.replace(/\s+/g, ' '), 400))}_` : ''}`);
-    blocks.push(section(`*Why, according to the ${state === 'Pending' ? 'scheduler' : 'cluster'}:*\n${lines.join('\n')}`));
-  } else {
-    blocks.push(section(`*The ${state === 'Pending' ? 'scheduler' : 'cluster'} gives no reason yet.*`));
-  }
-  blocks.push(section(`*Next step* (cluster guide): ${GUIDE[state].nextAction}${state === 'Initializing' ? ` ${GUIDE.Pending.nextAction}` : ''}`));
-  blocks.push(context("You get this once per workload. Turn these warnings off with `/runai settings pending off`."));
-  blocks.push({
-    type: 'actions',
-    elements: [
-      { type: 'button', action_id: ACTION.muteWorkload, text: plain('Mute this workload', LIMITS.buttonText), value: workloadRef(w) },
-      ...(runaiUiLink(alert.uiUrl, w) ? [{ type: 'button', action_id: ACTION.openInRunai, text: plain('Open in Run:ai', LIMITS.buttonText), url: runaiUiLink(alert.uiUrl, w) }] : []),
-    ],
-  });
-  const why = reasons[0] ? ` ${reasons[0].plain}` : '';
-  return { text: forMrkdwn(`${w.kind} ${w.name} (project ${w.project}) has been ${state} for ${waited}.${why} Next: ${GUIDE[state].nextAction}`), blocks };
 }

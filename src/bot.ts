@@ -1,0 +1,49 @@
+/** What startBot (src/app.ts) takes and what it returns: the running bot, for the CLI, tests and the demo. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { ClusterReader } from './cluster/reader.js';
+import type { MaintenanceService } from './maintenance/service.js';
+import type { CleanupNudger } from './notify/cleanup.js';
+import type { Notifier } from './notify/notifier.js';
+import type { Outbox } from './notify/outbox.js';
+import type { WorkloadReconciler } from './notify/reconciler.js';
+import type { Metrics } from './ops/metrics.js';
+import type { RetentionPruner } from './ops/retention.js';
+import type { App } from './slack/app.js';
+import type { Store } from './store/port.js';
+
+export interface BotOptions {
+  config: Config;
+  log: Logger;
+  now?: () => Date;
+  /** Defaults to KUBECONFIG / in-cluster credentials. */
+  kubeConfig?: KubeConfig;
+  /** Told once per Slack connection problem, with its fix (the start command: stderr). */
+  announce?(line: string): void;
+  /** Longest wait at start for Slack's first answer before going on without it (default 10 s). */
+  slackStartWaitMs?: number;
+}
+
+export interface Bot {
+  readonly store: Store;
+  readonly reconciler: WorkloadReconciler;
+  readonly notifier: Notifier;
+  readonly outbox: Outbox;
+  readonly metrics: Metrics;
+  readonly slack: App;
+  readonly reader: ClusterReader;
+  readonly maintenance?: MaintenanceService;
+  readonly cleanup: CleanupNudger;
+  readonly retention: RetentionPruner;
+  /** Port of the ops endpoints (/healthz, /readyz, /metrics). */
+  readonly port: number;
+  /** HTTP mode: port of /slack/events (which serves nothing else). */
+  readonly slackPort?: number;
+  ready(): Promise<boolean>;
+  /** Resolves when every alert decided so far has been prepared and the outbox tried once. */
+  settle(): Promise<void>;
+  /** Runs the stuck-Pending/Initializing check now (it also runs on a timer). */
+  checkStuck(): void;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+/**
+ * Opening what the bot needs at start, each failure turned into a start-up error that names
+ * its fix (ops/startup.ts): the cluster credentials and the store.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { storeUrl, type Config } from '../config.js';
+import { openConfiguredStore } from '../store/open.js';
+import type { Store } from '../store/port.js';
+import { kubeconfigError, storeError } from './startup.js';
+
+/** A kubeconfig file, or KUBECONFIG / in-cluster credentials by default. */
+export function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    if (path) kc.loadFromFile(path);
+    else kc.loadFromDefault();
+  } catch (err) {
+    throw kubeconfigError(err, path);
+  }
+  return kc;
+}
+
+/**
+ * How long start-up waits for a store another process has locked (a replica being replaced, a
+ * backup, sqlite3 in a shell). Without the wait, a restart that meets a lock exits, and
+ * restarts into the same lock.
+ */
+const STORE_LOCK_WAIT_MS = 60_000;
+
+/** A store that cannot be written stops the start, rather than every alert later. */
+export async function openStore(config: Config, log: Logger): Promise<Store> {
+  const url = storeUrl(config);
+  const started = Date.now();
+  for (;;) {
+    let store: Store | undefined;
+    try {
+      store = await openConfiguredStore({ path: config.store.path, url });
+      // Opening succeeds on a read-only file; the first write is where it would fail later.
+      const problem = await store.probeWrite(new Date());
+      if (problem) throw Object.assign(new Error(problem), { code: problem });
+      return store;
+    } catch (err) {
+      await store?.close();
+      const code = (err as { code?: string }).code;
+      const locked = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+      if (!locked || Date.now() - started > STORE_LOCK_WAIT_MS) throw storeError(err, url ? { url } : { path: config.store.path });
+      log.warn({ store: config.store.path, code }, 'the store is locked by another process; waiting');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
