@@ -25,6 +25,19 @@ function actionOf(code: number): 0 | 1 | 2 {
   if ((code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069)) return 1;
   return 0;
 }
+/** The line without its ANSI escape sequences, and nothing else changed (triage reads it so). */
+export function stripAnsi(line: string): string {
+  if (!line.includes('\x1b')) return line;
+  let out = '';
+  let from = 0;
+  for (let at = line.indexOf('\x1b'); at !== -1; at = line.indexOf('\x1b', from)) {
+    out += line.slice(from, at);
+    ANSI_AT.lastIndex = at;
+    from = ANSI_AT.exec(line) ? ANSI_AT.lastIndex : at + 1;
+  }
+  return out + line.slice(from);
+}
+
 /** Default cut for one line shown to a person. */
 export const MAX_LINE_CHARS = 300;
 

@@ -1,5 +1,7 @@
 import { TextDecoder } from 'node:util';
+import { stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
+import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
   CHAIN_MARKER,
   EXCEPTION_LINE,
@@ -46,8 +48,6 @@ const BINARY_PROBE_CHARS = 8192;
 /** A CUDA failure as NCCL reports it under its own error; checked only near an NCCL error. */
 const NCCL_DETAIL = /Cuda failure '/;
 
-const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY/;
-const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY/;
 
 /** A line as read: raw text (latin1 bytes in byte mode) with its number. */
 export interface RawLine {
@@ -324,7 +324,7 @@ export class FirstErrorScanner {
       if (!KEY_END.test(seg.slice(seg.search(KEY_BEGIN) + 10))) this.openKey = range;
       return;
     }
-    const clean = seg.includes('\x1b') ? seg.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') : seg;
+    const clean = stripAnsi(seg);
     const hit = prefiltered || PREFILTER.test(clean);
     if (this.tracebacks.size === 0 && !hit) return;
     const { writer, source, rest } = splitPrefix(clean);

@@ -15,6 +15,7 @@
  * sanitize.ts); `redact` takes multi-line text and carries the state "inside a private-key
  * block" from line to line.
  */
+import { cleanLine } from './escape.js';
 
 export const marker = (kind: string): string => `[REDACTED:${kind}]`;
 
@@ -257,9 +258,16 @@ export function pieces(line: string): string[] {
  * line (which the pipeline's callers cut before) is redacted piece by piece.
  */
 export function redactLine(line: string): string {
-  if (line.length > MAX_REDACT_LINE_CHARS) return pieces(line).map(redactPiece).join('');
-  return redactPiece(line);
+  // The pipeline strips before it redacts; a caller that did not must not let a colour code or
+  // an invisible character split a secret past the rules. Rules run on the cleaned line, and a
+  // line without a secret comes back exactly as it came (the archive keeps such lines' bytes).
+  const clean = HIDDEN.test(line) ? cleanLine(line) : line;
+  const out = clean.length > MAX_REDACT_LINE_CHARS ? pieces(clean).map(redactPiece).join('') : redactPiece(clean);
+  return out === clean ? line : out;
 }
+
+/** What cleanLine removes or replaces: ESC and other controls, and invisible format characters. */
+const HIDDEN = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 function redactPiece(line: string): string {
   let out = line;
@@ -280,8 +288,9 @@ function redactPiece(line: string): string {
   return out;
 }
 
-const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
-const KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+/** The armour lines of a PEM private key; triage's scanner uses the same ones to skip key blocks. */
+export const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+export const KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 /** What may sit inside a PEM block: base64 lines, blank lines, RFC 1421 headers (`Proc-Type: 4,ENCRYPTED`). */
 const KEY_BODY = /^[ \t]{0,64}(?:[A-Za-z0-9+/=]{0,4096}|[A-Za-z-]{1,64}:[^\n]{0,1024})[ \t]{0,64}$/;
 /** A PEM key body is under 100 lines even for RSA-8192; past this the block is taken as ended. */
