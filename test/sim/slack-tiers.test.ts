@@ -3,7 +3,7 @@
  * WebClient the way it sees them from Slack: a 429 with Retry-After, thrown as
  * WebAPIRateLimitedError when rejectRateLimitedCalls is on, waited out and retried when off.
  */
-import { ErrorCode, LogLevel, WebClient, type WebAPIRateLimitedError } from '@slack/web-api';
+import { ErrorCode, LogLevel, WebClient, WebClientEvent, type WebAPIRateLimitedError } from '@slack/web-api';
 import { RateTiers, TIERS } from '../../src/sim/slack-tiers.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 
@@ -48,15 +48,15 @@ describe('simulated Slack with rate tiers, through the real WebClient', () => {
   it('is off unless asked for: a test of something else is never slowed by 429s', async () => {
     slack = await startFakeSlack();
     const web = client(true);
-    for (let i = 0; i < TIERS[3].burst + 5; i++) await expect(web.users.lookupByEmail({ email: ALICE.email })).resolves.toMatchObject({ ok: true });
+    for (let i = 0; i < TIERS[3].burst + 5; i++) await expect(web.users.lookupByEmail({ email: ALICE.email! })).resolves.toMatchObject({ ok: true });
     expect(slack.rateLimitedCount).toBe(0);
   });
 
   it('rejects the call past a Tier 3 burst with WebAPIRateLimitedError and its Retry-After (rejectRateLimitedCalls on)', async () => {
     slack = await startFakeSlack({ rateTiers: true });
     const web = client(true);
-    for (let i = 0; i < TIERS[3].burst; i++) await web.users.lookupByEmail({ email: ALICE.email });
-    const err = (await web.users.lookupByEmail({ email: ALICE.email }).catch((e: unknown) => e)) as WebAPIRateLimitedError;
+    for (let i = 0; i < TIERS[3].burst; i++) await web.users.lookupByEmail({ email: ALICE.email! });
+    const err = (await web.users.lookupByEmail({ email: ALICE.email! }).catch((e: unknown) => e)) as WebAPIRateLimitedError;
     expect(err.code).toBe(ErrorCode.RateLimitedError);
     expect(err.retryAfter).toBeGreaterThanOrEqual(1);
     expect(err.retryAfter).toBeLessThanOrEqual(2);
@@ -71,7 +71,7 @@ describe('simulated Slack with rate tiers, through the real WebClient', () => {
     slack = await startFakeSlack({ rateTiers: true });
     const web = client(false);
     const waits: number[] = [];
-    web.on('rate_limited', (retryAfter: number) => waits.push(retryAfter));
+    web.on(WebClientEvent.RATE_LIMITED, (retryAfter: number) => waits.push(retryAfter));
     await web.chat.postMessage({ channel: ALICE.id, text: 'first' });
     await expect(web.chat.postMessage({ channel: ALICE.id, text: 'second' })).resolves.toMatchObject({ ok: true });
     expect(waits).toEqual([1]);
