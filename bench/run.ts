@@ -14,6 +14,7 @@ import { measureFootprint } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { benchTriage } from './triage.js';
+import { benchLarge, LARGE } from './large.js';
 
 interface Sizes {
   label: string;
@@ -251,10 +252,20 @@ function describePaths(requests: Array<{ path: string; query: Record<string, str
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.includes('--quick') ? QUICK : FULL;
   const started = performance.now();
-  progress(`${sizes.label} run`);
   const report = new Report();
+  if (process.argv.includes('--large')) {
+    progress('large run');
+    // BENCH_LARGE_WORKLOADS: a smaller "large" run while working on it.
+    const workloads = Number(process.env.BENCH_LARGE_WORKLOADS) || LARGE.workloads;
+    await benchLarge({ ...LARGE, workloads }, report, progress, !process.argv.includes('--no-slack-tiers'));
+    console.log('');
+    console.log(table(report.figures));
+    progress(`done in ${Math.round((performance.now() - started) / 1000)} s`);
+    process.exit(0);
+  }
+  const sizes = process.argv.includes('--quick') ? QUICK : FULL;
+  progress(`${sizes.label} run`);
   benchOffline(sizes, report);
   await benchCluster(sizes, report);
   await benchBurstOf(sizes, report);
