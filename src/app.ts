@@ -215,7 +215,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     log: log.child({ component: 'watcher' }),
   });
   await watcher.start();
-  reconciler.markSynced();
+  await reconciler.markSynced();
   const namespaceTimer = setInterval(() => void refreshNamespaces(), config.cluster.resyncMinutes * 60_000);
   namespaceTimer.unref();
   reconciler.checkStuck();

@@ -6,9 +6,10 @@
  * says what was already told, so a restart, a relist or a burst of duplicate events all
  * converge on the same answer: one message per (workload, state), ever.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { LifecycleState, Transition, Workload } from '../model.js';
-import { MalformedWorkloadError, normalizeWorkload, objectRef, type NormalizeOptions } from '../cluster/normalize.js';
+import { MalformedWorkloadError, minimalCr, normalizeWithOrigin, objectRef, type NormalizeOptions, type WorkloadOrigin } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { Store, StoredWorkload } from '../store/sqlite.js';
@@ -47,14 +48,28 @@ export interface ReconcilerOptions {
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
 }
 
+/**
+ * One workload as the cache keeps it: the normalised value and where its fields came from, not
+ * the raw object (a busy cluster holds 100,000 of them). Enrichment and commands get a minimal
+ * CR rebuilt from these, which normalises with the pods exactly as the raw object did.
+ */
+/** Workloads reconciled between two turns of the event loop while catching up. */
+const CATCH_UP_SLICE = 200;
+
 interface Cached {
-  raw: unknown;
   workload: Workload;
+  origin: WorkloadOrigin;
+  ownerKeys?: string[];
   scopeKey: string;
 }
 
 export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly cache = new Map<string, Cached>();
+  /**
+   * One copy of each repeated string (namespace, project, owner, kind, image, …): JSON gives
+   * every object its own copies, and 100,000 workloads share a few thousand distinct values.
+   */
+  private readonly strings = new Map<string, string>();
   private synced = false;
 
   constructor(private readonly options: ReconcilerOptions) {}
@@ -65,12 +80,13 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   }
 
   find(namespace: string, name: string): { workload: Workload; raw: unknown } | undefined {
-    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) return c;
+    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) return { workload: c.workload, raw: rawOf(c) };
     return undefined;
   }
 
   rawOf(uid: string): unknown {
-    return this.cache.get(uid)?.raw;
+    const cached = this.cache.get(uid);
+    return cached && rawOf(cached);
   }
 
   /** The state the cluster shows now, or undefined when the workload is gone. */
@@ -85,26 +101,30 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   checkStuck(): void {
     const { stuck, store, now } = this.options;
     if (!stuck || !this.synced) return;
-    for (const { workload, raw } of this.cache.values()) {
+    for (const cached of this.cache.values()) {
+      const { workload } = cached;
       if (workload.state !== 'Pending' && workload.state !== 'Initializing') continue;
       const owed = decideStuck(workload, remembered(store.getWorkload(workload.uid)), now(), stuck);
       if (!owed || this.told(owed.key)) continue;
-      this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw, since: owed.since });
+      this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw: rawOf(cached), since: owed.since });
     }
   }
 
   upsert(raw: unknown, kind: WorkloadKindRef): void {
     let workload: Workload;
+    let origin: WorkloadOrigin;
+    const options = this.options.normalize(objectRef(raw).namespace ?? '');
     try {
-      workload = normalizeWorkload(raw, [], this.options.normalize(objectRef(raw).namespace ?? ''));
+      ({ workload, origin } = normalizeWithOrigin(raw, [], options));
     } catch (err) {
       if (!(err instanceof MalformedWorkloadError)) throw err;
       this.options.log.warn({ object: err.objectName, reason: err.message }, 'skipping malformed workload');
       this.options.onMalformed?.(err.objectName, err.message);
       return;
     }
-    const scopeKey = `${kind.plural}|${workload.namespace}`;
-    this.cache.set(workload.uid, { raw: slim(raw), workload, scopeKey });
+    workload = this.interned(workload);
+    const scopeKey = this.intern(`${kind.plural}|${workload.namespace}`);
+    this.cache.set(workload.uid, { workload, origin, ownerKeys: options.ownerKeys, scopeKey });
     if (this.synced) this.reconcile(workload);
   }
 
@@ -126,10 +146,51 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
   }
 
+  private intern(value: string): string;
+  private intern(value: string | undefined): string | undefined;
+  private intern(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  private interned(w: Workload): Workload {
+    return {
+      ...w,
+      kind: this.intern(w.kind),
+      apiVersion: this.intern(w.apiVersion),
+      namespace: this.intern(w.namespace),
+      project: this.intern(w.project),
+      owner: this.intern(w.owner),
+      phase: this.intern(w.phase),
+      image: this.intern(w.image),
+      command: this.intern(w.command),
+    };
+  }
+
   /** The first list is complete: from now on, decide. Reconciles everything once (catch-up). */
-  markSynced(): void {
+  markSynced(): Promise<void> {
     this.synced = true;
-    for (const { workload } of this.cache.values()) this.reconcile(workload);
+    return this.catchUp();
+  }
+
+  /**
+   * Each workload against the store once, in slices: at 100,000 workloads one pass is seconds
+   * of store reads, which must not hold Slack and the watch up. A workload that changed or
+   * went while waiting is taken as it is now.
+   */
+  private async catchUp(): Promise<void> {
+    let sinceTurn = 0;
+    for (const uid of [...this.cache.keys()]) {
+      const cached = this.cache.get(uid);
+      if (cached) this.reconcile(cached.workload);
+      if (++sinceTurn >= CATCH_UP_SLICE) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    }
   }
 
   reconcileAll(): void {
@@ -142,7 +203,8 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !this.told(owed.key)) {
-      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: this.cache.get(workload.uid)?.raw, since: owed.since, transition: decision.transition });
+      const cached = this.cache.get(workload.uid);
+      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: cached && rawOf(cached), since: owed.since, transition: decision.transition });
     }
   }
 
@@ -181,12 +243,6 @@ function remember(store: Store, w: Workload, memory: Remembered): void {
   });
 }
 
-/** Watch objects carry managedFields and more that the bot never reads; drop them to save memory. */
-function slim(raw: unknown): unknown {
-  const obj = raw as { metadata?: Record<string, unknown> };
-  if (obj?.metadata && 'managedFields' in obj.metadata) {
-    const { managedFields: _ignored, ...metadata } = obj.metadata;
-    return { ...obj, metadata };
-  }
-  return raw;
+function rawOf(cached: Cached): unknown {
+  return minimalCr(cached.workload, cached.origin, cached.ownerKeys);
 }
