@@ -25,7 +25,8 @@ export interface Footprint {
 /** What the parent may do with the settled child before it stops: e.g. measure its event loop. */
 export type WhileRunning = (child: { send(command: BotProcessCommand): void; next<T extends BotProcessMessage['type']>(type: T): Promise<Extract<BotProcessMessage, { type: T }>> }) => Promise<void>;
 
-const BOT_PROCESS = fileURLToPath(new URL('./bot-process.js', import.meta.url));
+// BENCH_BOT_PROCESS: another build of bot-process.js (a bundled one, say) to compare memory.
+const BOT_PROCESS = process.env.BENCH_BOT_PROCESS ?? fileURLToPath(new URL('./bot-process.js', import.meta.url));
 
 export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning): Promise<Footprint> {
   const dir = tempDir('child');
