@@ -101,10 +101,12 @@ async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workl
     const lagReport = child.next('lag');
     child.send({ type: 'lag-start', feedEvents: sizes.feedEvents });
     const started = performance.now();
-    kube.compactHistory();
-    kube.dropWatches();
     const failing = big.workloads.slice(big.workloads.length / 2, big.workloads.length / 2 + sizes.lagFailures);
     for (const w of failing) fail(kube, w, 50);
+    // The failures moved history past the bot's resourceVersion; compacting it away makes the
+    // reconnect a 410, and so a relist of all 100k.
+    kube.compactHistory();
+    kube.dropWatches();
     const settled = await until(() => {
       const watches = kube.requests.filter(isWatch).length;
       const logs = kube.requests.filter((r) => r.path.endsWith('/log')).length;

@@ -75,6 +75,8 @@ const QUICK: Sizes = {
 
 const MB = 1e6;
 const RESYNC_MINUTES = 30;
+/** Slack's published rate limits in the simulated Slack, unless `--no-slack-tiers`. */
+const SLACK_TIERS = !process.argv.includes('--no-slack-tiers');
 
 function progress(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -84,7 +86,7 @@ async function bigCluster(sizes: Sizes): Promise<{ kube: FakeKube; slack: SlackS
   const started = performance.now();
   // History long enough that building the cluster never expires a watch.
   const kube = await startFakeKube({ historyLimit: 50_000 });
-  const slack = await SlackSimulator.start();
+  const slack = await SlackSimulator.start({ rateTiers: SLACK_TIERS });
   const workloads = populate(kube, { workloads: sizes.workloads, podsPerWorkload: sizes.podsPerWorkload, owners: sizes.owners });
   addOwners(slack, sizes.owners);
   progress(`cluster of ${sizes.workloads} workloads and ${sizes.workloads * sizes.podsPerWorkload} pods built in ${Math.round(performance.now() - started)} ms`);
@@ -223,7 +225,7 @@ async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
 async function benchBurstOf(sizes: Sizes, report: Report): Promise<void> {
   progress(`burst: ${sizes.burstWorkloads} workloads of ${sizes.burstOwners} owners fail within a second`);
   const kube = await startFakeKube();
-  const slack = await SlackSimulator.start();
+  const slack = await SlackSimulator.start({ rateTiers: SLACK_TIERS });
   slack.addChannel('C0OPS', 'runai-ops');
   const workloads = populate(kube, { workloads: sizes.burstWorkloads, podsPerWorkload: 1, owners: sizes.burstOwners });
   addOwners(slack, sizes.burstOwners);
@@ -231,7 +233,7 @@ async function benchBurstOf(sizes: Sizes, report: Report): Promise<void> {
   try {
     await sleep(500);
     const burst = await benchBurst(kube, slack, workloads, sizes.burstOwners, 240_000);
-    const note = `${burst.ownersTold}/${burst.owners} owners told; failures spread over ${burst.failSpreadMs} ms; ${burst.rateLimited} answers were 429`;
+    const note = `${burst.ownersTold}/${burst.owners} owners told; failures spread over ${burst.failSpreadMs} ms; ${burst.rateLimited} answers were 429 (${Object.entries(burst.rateLimitedBy).map(([m, n]) => `${n} ${m}`).join(', ') || 'none'})${SLACK_TIERS ? ", Slack's tiers on" : ', only 1/s per channel'}`;
     report.add({ name: 'burst_1000_drain_s', value: burst.drainMs / 1000, unit: 's', note: `${sizes.burstWorkloads} workloads until the last is named in its owner's DM; ${note}` });
     report.add({ name: 'burst_lost', value: burst.lost, unit: 'workloads', target: { op: '=', value: 0 }, note: 'workloads not named in their owner\'s DM (first post or grouped update)' });
   } finally {
@@ -258,7 +260,7 @@ async function main(): Promise<void> {
     progress('large run');
     // BENCH_LARGE_WORKLOADS: a smaller "large" run while working on it.
     const workloads = Number(process.env.BENCH_LARGE_WORKLOADS) || LARGE.workloads;
-    await benchLarge({ ...LARGE, workloads }, report, progress, !process.argv.includes('--no-slack-tiers'));
+    await benchLarge({ ...LARGE, workloads }, report, progress, SLACK_TIERS);
     console.log('');
     console.log(table(report.figures));
     progress(`done in ${Math.round((performance.now() - started) / 1000)} s`);
