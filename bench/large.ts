@@ -208,16 +208,20 @@ async function burstTiers(sizes: LargeSizes, report: Report, progress: Progress)
   }
 }
 
-export async function benchLarge(sizes: LargeSizes, report: Report, progress: Progress, slackTiers: boolean): Promise<void> {
-  await footprint10k(sizes, slackTiers, report, progress);
-  const big = await cluster(sizes.workloads, sizes, slackTiers, progress);
-  try {
-    // Detection first, on a fresh cluster: the burst of the event-loop phase leaves a thousand
-    // failed workloads (and their owners' DMs) behind.
-    await detect100k(big, sizes, report, progress);
-    await footprint100k(big, sizes, report, progress);
-  } finally {
-    await closeAll(big.slack, big.kube);
+/** `only`: run just these phases (BENCH_LARGE_ONLY=footprint,… while profiling one of them). */
+export async function benchLarge(sizes: LargeSizes, report: Report, progress: Progress, slackTiers: boolean, only?: string[]): Promise<void> {
+  const runs = (phase: string) => !only?.length || only.includes(phase);
+  if (runs('10k')) await footprint10k(sizes, slackTiers, report, progress);
+  if (runs('detect') || runs('footprint')) {
+    const big = await cluster(sizes.workloads, sizes, slackTiers, progress);
+    try {
+      // Detection first, on a fresh cluster: the burst of the event-loop phase leaves a thousand
+      // failed workloads (and their owners' DMs) behind.
+      if (runs('detect')) await detect100k(big, sizes, report, progress);
+      if (runs('footprint')) await footprint100k(big, sizes, report, progress);
+    } finally {
+      await closeAll(big.slack, big.kube);
+    }
   }
-  await burstTiers(sizes, report, progress);
+  if (runs('burst')) await burstTiers(sizes, report, progress);
 }

@@ -260,7 +260,7 @@ async function main(): Promise<void> {
     progress('large run');
     // BENCH_LARGE_WORKLOADS: a smaller "large" run while working on it.
     const workloads = Number(process.env.BENCH_LARGE_WORKLOADS) || LARGE.workloads;
-    await benchLarge({ ...LARGE, workloads }, report, progress, SLACK_TIERS);
+    await benchLarge({ ...LARGE, workloads }, report, progress, SLACK_TIERS, process.env.BENCH_LARGE_ONLY?.split(','));
     console.log('');
     console.log(table(report.figures));
     progress(`done in ${Math.round((performance.now() - started) / 1000)} s`);

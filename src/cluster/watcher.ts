@@ -15,6 +15,8 @@ export interface WorkloadEventHandler {
   remove(raw: unknown, kind: WorkloadKindRef): void;
   /** After each complete list: every uid the cluster has of that kind (in that scope). */
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void;
+  /** Runs a slice of a list's upserts together (one store transaction, say); optional. */
+  batch?(work: () => void): void;
 }
 
 export interface WatcherStats {
@@ -144,7 +146,6 @@ class Reflector {
   private async list(): Promise<void> {
     const uids = new Set<string>();
     const slice = this.options.sliceSize ?? 100;
-    let sinceTurn = 0;
     let continueToken: string | undefined;
     do {
       this.stats.requests++;
@@ -164,21 +165,35 @@ class Reflector {
             limit: this.options.pageSize ?? 500,
             _continue: continueToken,
           }))) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
-      for (const item of page.items ?? []) {
-        const uid = (item as { metadata?: { uid?: string } })?.metadata?.uid;
-        if (uid) uids.add(uid);
-        this.deliver('upsert', item);
-        // A 100k relist must not hold the loop for seconds: Slack, probes and the watch of
-        // other kinds get a turn every `slice` objects.
-        if (++sinceTurn >= slice) {
-          sinceTurn = 0;
-          await nextTurn();
-        }
+      const items = page.items ?? [];
+      // A 100k relist must not hold the loop for seconds: Slack, probes and the watch of other
+      // kinds get a turn every `slice` objects, and each slice is one batch for the handler.
+      for (let start = 0; start < items.length; start += slice) {
+        this.batch(() => {
+          for (const item of items.slice(start, start + slice)) {
+            const uid = (item as { metadata?: { uid?: string } })?.metadata?.uid;
+            if (uid) uids.add(uid);
+            this.deliver('upsert', item);
+          }
+        });
+        if (start + slice < items.length) await nextTurn();
       }
       continueToken = page.metadata?.continue || undefined;
       if (page.metadata?.resourceVersion) this.resourceVersion = page.metadata.resourceVersion;
     } while (continueToken && !this.stopped);
     this.options.handler.listed(this.kind, this.scope, uids);
+  }
+
+  private batch(work: () => void): void {
+    const { handler } = this.options;
+    if (!handler.batch) return work();
+    try {
+      handler.batch(work);
+    } catch (err) {
+      // The batch itself failed (its commit, say): the next list converges again.
+      this.stats.errors++;
+      this.log.error({ err: (err as Error).message }, 'handling a slice of listed workloads failed');
+    }
   }
 
   /** The handler must never break the stream: a bad object is its problem, logged there. */

@@ -60,7 +60,8 @@ interface Cached {
   workload: Workload;
   origin: WorkloadOrigin;
   ownerKeys?: string[];
-  scopeKey: string;
+  /** The kind's plural, for telling which list a workload belongs to. */
+  plural: string;
 }
 
 export class WorkloadReconciler implements WorkloadEventHandler {
@@ -123,8 +124,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       return;
     }
     workload = this.interned(workload);
-    const scopeKey = this.intern(`${kind.plural}|${workload.namespace}`);
-    this.cache.set(workload.uid, { workload, origin, ownerKeys: options.ownerKeys, scopeKey });
+    this.cache.set(workload.uid, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
     if (this.synced) this.reconcile(workload);
   }
 
@@ -139,8 +139,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
     // A DELETED event missed while disconnected: the object is simply absent from the list.
     for (const [uid, cached] of this.cache) {
-      const [plural, namespace] = cached.scopeKey.split('|');
-      if (plural !== kind.plural || (scope !== '*' && namespace !== scope) || uids.has(uid)) continue;
+      if (cached.plural !== kind.plural || (scope !== '*' && cached.workload.namespace !== scope) || uids.has(uid)) continue;
       this.cache.delete(uid);
       if (this.synced) this.markDeleted(cached.workload);
     }
@@ -182,15 +181,24 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    * went while waiting is taken as it is now.
    */
   private async catchUp(): Promise<void> {
-    let sinceTurn = 0;
-    for (const uid of [...this.cache.keys()]) {
-      const cached = this.cache.get(uid);
-      if (cached) this.reconcile(cached.workload);
-      if (++sinceTurn >= CATCH_UP_SLICE) {
-        sinceTurn = 0;
-        await nextTurn();
-      }
+    const uids = [...this.cache.keys()];
+    for (let start = 0; start < uids.length; start += CATCH_UP_SLICE) {
+      this.batch(() => {
+        for (const uid of uids.slice(start, start + CATCH_UP_SLICE)) {
+          const cached = this.cache.get(uid);
+          if (cached) this.reconcile(cached.workload);
+        }
+      });
+      if (start + CATCH_UP_SLICE < uids.length) await nextTurn();
     }
+  }
+
+  /**
+   * One store transaction for a slice of work: a first start writes every workload once, and
+   * 100,000 single-row commits cost seconds where a few hundred transactions cost a fraction.
+   */
+  batch(work: () => void): void {
+    this.options.store.transaction(work);
   }
 
   reconcileAll(): void {
