@@ -30,12 +30,12 @@ const BOT_PROCESS = process.env.BENCH_BOT_PROCESS ?? fileURLToPath(new URL('./bo
 
 export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning): Promise<Footprint> {
   const dir = tempDir('child');
-  const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs, heapSnapshotDir: process.env.BENCH_HEAP_SNAPSHOT };
+  const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs, heapSnapshotDir: process.env.BENCH_HEAP_SNAPSHOT, cpuProfileDir: process.env.BENCH_CPU_PROF };
   const spawnedAt = performance.now();
   const child = fork(BOT_PROCESS, [JSON.stringify(request)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // BENCH_CPU_PROF=dir: a CPU profile of the bot process, written when it exits.
-    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    // BENCH_CPU_PROF_ALL=dir: a CPU profile of the whole bot process (start-up included), written when it exits.
+    execArgv: process.env.BENCH_CPU_PROF_ALL ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_ALL}`] : [],
   });
   try {
     const result: Partial<Footprint> = {};

@@ -92,7 +92,7 @@ async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Repo
 async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workloads: BenchWorkload[] }, sizes: LargeSizes, report: Report, progress: Progress): Promise<void> {
   const { kube } = big;
   progress('footprint at 100k: the bot in a child process');
-  let lag: { p50Ms: number; p99Ms: number; maxMs: number; feedMs: number; feedWindows: number } | undefined;
+  let lag: { p50Ms: number; p99Ms: number; maxMs: number; feedMs: number; feedWindows: number; cpuProfile?: string } | undefined;
   let lagNote = '';
   const f = await measureFootprint(kube, big.slack, {}, 3000, async (child) => {
     progress(`event loop: 100k relist (410) + ${sizes.lagFailures} failures + ${sizes.feedEvents}-event feed, together`);
@@ -117,7 +117,7 @@ async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workl
     lag = await lagReport;
     const pages = kube.requests.filter((r) => !isWatch(r) && /^\/apis\/run\.ai\//.test(r.path)).length;
     const logs = kube.requests.filter((r) => r.path.endsWith('/log')).length;
-    lagNote = `${Math.round((performance.now() - started) / 1000)} s window: relist ${pages} list pages, ${logs}/${sizes.lagFailures} failed logs read${settled ? '' : ' (timed out)'}, feed parsed in ${Math.round(lag.feedMs)} ms (${lag.feedWindows} windows); p50 ${lag.p50Ms.toFixed(1)} ms, max ${Math.round(lag.maxMs)} ms`;
+    lagNote = `${Math.round((performance.now() - started) / 1000)} s window: relist ${pages} list pages, ${logs}/${sizes.lagFailures} failed logs read${settled ? '' : ' (timed out)'}, feed parsed in ${Math.round(lag.feedMs)} ms (${lag.feedWindows} windows); p50 ${lag.p50Ms.toFixed(1)} ms, max ${Math.round(lag.maxMs)} ms${lag.cpuProfile ? `; CPU profile ${lag.cpuProfile}` : ''}`;
   });
   report.add({
     name: 'ready_s_100k',
