@@ -5,19 +5,34 @@
  * stops when told to.
  */
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { parseFeedOffThread } from '../src/maintenance/parse-off-thread.js';
 import { loadKubeConfig, startBot } from '../src/app.js';
 import { benchConfig, benchLog, sleep, type SimEndpoints, type YamlConfig } from './bot.js';
+import { FEED_NOW, generateFeed } from './ics.js';
 
 export interface BotProcessRequest {
   yaml: YamlConfig;
   sims: SimEndpoints;
   dir: string;
   settleMs: number;
+  /** Write a heap snapshot here once settled (BENCH_HEAP_SNAPSHOT), for the memory profile. */
+  heapSnapshotDir?: string;
+  /** Write a CPU profile of the event-loop phase here (BENCH_CPU_PROF). */
+  cpuProfileDir?: string;
 }
+
+/** Parent → child: start measuring event-loop delay (and parse a feed of `feedEvents`), or stop and report. */
+export type BotProcessCommand = { type: 'lag-start'; feedEvents: number } | { type: 'lag-stop' } | { type: 'stop' };
 
 export type BotProcessMessage =
   | { type: 'ready'; sinceProcessStartMs: number; startBotMs: number }
-  | { type: 'memory'; rssBytes: number; hwmBytes: number; heapUsedBytes: number; workloads: number };
+  | { type: 'memory'; rssBytes: number; hwmBytes: number; heapUsedBytes: number; workloads: number; heapSnapshot?: string }
+  | { type: 'lag'; p50Ms: number; p99Ms: number; maxMs: number; feedMs: number; feedWindows: number; cpuProfile?: string };
 
 /** VmRSS and VmHWM (high-water mark) of this process, in bytes. */
 export function procMemory(): { rss: number; hwm: number } {
@@ -36,9 +51,44 @@ async function main(): Promise<void> {
   send({ type: 'ready', sinceProcessStartMs: performance.now(), startBotMs: performance.now() - started });
   await sleep(request.settleMs);
   const { rss, hwm } = procMemory();
-  send({ type: 'memory', rssBytes: rss, hwmBytes: hwm, heapUsedBytes: process.memoryUsage().heapUsed, workloads: bot.reconciler.workloads().length });
-  process.once('message', () => {
-    void bot.stop().then(() => process.exit(0));
+  const heapSnapshot = request.heapSnapshotDir ? writeHeapSnapshot(join(request.heapSnapshotDir, `bot-${bot.reconciler.workloads().length}.heapsnapshot`)) : undefined;
+  send({ type: 'memory', rssBytes: rss, hwmBytes: hwm, heapUsedBytes: process.memoryUsage().heapUsed, workloads: bot.reconciler.workloads().length, heapSnapshot });
+  let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
+  let profiler: Session | undefined;
+  let feed: Promise<{ ms: number; windows: number }> | undefined;
+  process.on('message', (command: BotProcessCommand) => {
+    if (command.type === 'lag-start') {
+      if (request.cpuProfileDir) {
+        profiler = new Session();
+        profiler.connect();
+        void profiler.post('Profiler.enable').then(() => profiler!.post('Profiler.start'));
+      }
+      histogram = monitorEventLoopDelay({ resolution: 10 });
+      histogram.enable();
+      // The feed goes the way the maintenance service sends it: to the worker thread.
+      const text = generateFeed(command.feedEvents);
+      const started = performance.now();
+      const day = Math.floor(FEED_NOW.getTime() / 86_400_000) * 86_400_000;
+      feed = parseFeedOffThread(text, { timezone: 'Europe/Berlin', from: new Date(day - 7 * 86_400_000), to: new Date(day + 62 * 86_400_000) }).then((answer) => ({
+        ms: performance.now() - started,
+        windows: answer.ok ? answer.result.windows.length : -1,
+      }));
+    } else if (command.type === 'lag-stop') {
+      void (async () => {
+        const parsed = (await feed) ?? { ms: Number.NaN, windows: -1 };
+        histogram?.disable();
+        let cpuProfile: string | undefined;
+        if (profiler && request.cpuProfileDir) {
+          const { profile } = await profiler.post('Profiler.stop');
+          cpuProfile = join(request.cpuProfileDir, 'bot-event-loop-phase.cpuprofile');
+          writeFileSync(cpuProfile, JSON.stringify(profile));
+        }
+        const ms = (ns: number) => ns / 1e6;
+        send({ type: 'lag', p50Ms: ms(histogram?.percentile(50) ?? Number.NaN), p99Ms: ms(histogram?.percentile(99) ?? Number.NaN), maxMs: ms(histogram?.max ?? Number.NaN), feedMs: parsed.ms, feedWindows: parsed.windows, cpuProfile });
+      })();
+    } else {
+      void bot.stop().then(() => process.exit(0));
+    }
   });
 }
 

@@ -38,7 +38,8 @@ export function benchConfig(yaml: YamlConfig, sims: SimEndpoints, dir: string): 
       ...yaml,
       owners: { emailDomain: EMAIL_DOMAIN, ...(yaml.owners ?? {}) },
       slack: { port: 0, ...(yaml.slack ?? {}) },
-      ops: { port: 0, ...(yaml.ops ?? {}) },
+      // An ephemeral ops port: bots of several benchmark runs (and phases) may be up at once.
+      ops: { port: 0, host: '127.0.0.1', ...(yaml.ops ?? {}) },
       store: { path: join(dir, 'bot.db') },
     },
     { SLACK_BOT_TOKEN: sims.botToken, SLACK_APP_TOKEN: sims.appToken, SLACK_API_URL: sims.slackApiUrl, KUBECONFIG: sims.kubeconfig },

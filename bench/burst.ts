@@ -17,6 +17,10 @@ export interface BurstFigures {
   owners: number;
   failSpreadMs: number;
   rateLimited: number;
+  /** Per owner: ms from the first failure to their first DM (owners never told are left out). */
+  firstDmMs: number[];
+  /** 429 answers by method. */
+  rateLimitedBy: Record<string, number>;
 }
 
 /** Whether a DM conversation names a workload (as `job-12`, not as part of `job-123`). */
@@ -25,7 +29,9 @@ function names(conversation: string, workload: string): boolean {
 }
 
 export async function benchBurst(kube: FakeKube, slack: SlackSimulator, workloads: BenchWorkload[], owners: number, timeoutMs: number): Promise<BurstFigures> {
+  // With Slack's tiers on, 1/s per channel is part of them; without, it is the one limit enforced.
   slack.enforcePerChannelRate(1);
+  const callsBefore = slack.calls.length;
   const started = Date.now();
   for (const w of workloads) fail(kube, w, 50);
   const failSpreadMs = Date.now() - started;
@@ -55,7 +61,15 @@ export async function benchBurst(kube: FakeKube, slack: SlackSimulator, workload
     if (next.lost !== state.lost) lastChange = Date.now();
     state = next;
   }
+  const firstDmMs: number[] = [];
+  for (const owner of byOwner.keys()) {
+    const dm = slack.workspace.dmWith(slackIdOf(owner)).id;
+    const first = slack.calls.slice(callsBefore).find((c) => c.method === 'chat.postMessage' && c.status === 200 && typeof c.response === 'object' && c.response.ok === true && c.response.channel === dm);
+    if (first) firstDmMs.push(first.at.getTime() - started);
+  }
   return {
+    firstDmMs,
+    rateLimitedBy: slack.rateLimitedByMethod,
     drainMs: (state.lost === 0 ? lastChange : Date.now()) - started,
     lost: state.lost,
     ownersTold: state.told,

@@ -40,7 +40,9 @@ export async function failAndWait(kube: FakeKube, slack: SlackSimulator, w: Benc
   const channel = dmOf(slack, w);
   const failedAt = fail(kube, w, logLines);
   try {
-    const call = await slack.waitFor(isPostTo(channel), timeoutMs);
+    // Only a post after this failure: the owner may have had DMs before.
+    const post = isPostTo(channel);
+    const call = await slack.waitFor((c) => post(c) && c.at.getTime() >= failedAt, timeoutMs);
     return call.at.getTime() - failedAt;
   } catch {
     return undefined;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeKube } from '../src/sim/kube-apiserver.js';
 import type { SlackSimulator } from '../src/sim/slack.js';
 import { endpointsOf, tempDir, type YamlConfig } from './bot.js';
-import type { BotProcessMessage, BotProcessRequest } from './bot-process.js';
+import type { BotProcessCommand, BotProcessMessage, BotProcessRequest } from './bot-process.js';
 
 export interface Footprint {
   /** From spawning node to the bot reporting ready (node start and module loading included). */
@@ -19,33 +19,56 @@ export interface Footprint {
   hwmBytes: number;
   heapUsedBytes: number;
   workloads: number;
+  heapSnapshot?: string;
 }
 
-const BOT_PROCESS = fileURLToPath(new URL('./bot-process.js', import.meta.url));
+/** What the parent may do with the settled child before it stops: e.g. measure its event loop. */
+export type WhileRunning = (child: { send(command: BotProcessCommand): void; next<T extends BotProcessMessage['type']>(type: T): Promise<Extract<BotProcessMessage, { type: T }>> }) => Promise<void>;
 
-export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number): Promise<Footprint> {
+// BENCH_BOT_PROCESS: another build of bot-process.js (a bundled one, say) to compare memory.
+const BOT_PROCESS = process.env.BENCH_BOT_PROCESS ?? fileURLToPath(new URL('./bot-process.js', import.meta.url));
+
+export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning): Promise<Footprint> {
   const dir = tempDir('child');
-  const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs };
+  const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs, heapSnapshotDir: process.env.BENCH_HEAP_SNAPSHOT, cpuProfileDir: process.env.BENCH_CPU_PROF };
   const spawnedAt = performance.now();
-  const child = fork(BOT_PROCESS, [JSON.stringify(request)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(BOT_PROCESS, [JSON.stringify(request)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // BENCH_CPU_PROF_ALL=dir: a CPU profile of the whole bot process (start-up included), written when it exits.
+    execArgv: process.env.BENCH_CPU_PROF_ALL ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_ALL}`] : [],
+  });
   try {
     const result: Partial<Footprint> = {};
     await new Promise<void>((resolve, reject) => {
       child.on('error', reject);
       child.on('exit', (code) => reject(new Error(`bot process exited early (code ${code})`)));
       child.on('message', (message: BotProcessMessage) => {
+        if (message.type === 'lag') return;
         if (message.type === 'ready') {
           result.readyMs = performance.now() - spawnedAt;
           result.startBotMs = message.startBotMs;
         } else {
-          Object.assign(result, { rssBytes: message.rssBytes, hwmBytes: message.hwmBytes, heapUsedBytes: message.heapUsedBytes, workloads: message.workloads });
+          Object.assign(result, { rssBytes: message.rssBytes, hwmBytes: message.hwmBytes, heapUsedBytes: message.heapUsedBytes, workloads: message.workloads, heapSnapshot: message.heapSnapshot });
           resolve();
         }
       });
     });
     child.removeAllListeners('exit');
+    if (whileRunning) {
+      await whileRunning({
+        send: (command) => child.send(command),
+        next: (type) => new Promise((resolve) => {
+          const listener = (message: BotProcessMessage) => {
+            if (message.type !== type) return;
+            child.off('message', listener);
+            resolve(message as never);
+          };
+          child.on('message', listener);
+        }),
+      });
+    }
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send('stop');
+    child.send({ type: 'stop' } satisfies BotProcessCommand);
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     return result as Footprint;
   } finally {

@@ -41,7 +41,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const kinds = await discoverWithRetry(kubeConfig, log);
   const { watcher, gauges } = buildWatch(partsOptions, parts, kinds);
   await watcher.start();
-  reconciler.markSynced();
+  await reconciler.markSynced();
   namespaces.start();
   reconciler.checkStuck();
   maintenance?.start();

@@ -98,7 +98,24 @@ export function objectRef(raw: unknown): { namespace?: string; name?: string; ui
   };
 }
 
+/**
+ * Which of a workload's fields its CR gave (the rest came from its pods or a fallback): all a
+ * cache needs, beside the Workload, to rebuild a CR that normalises the same with any pods.
+ */
+export interface WorkloadOrigin {
+  /** Index in the owner keys of the CR field that named the owner; -1: none did. */
+  ownerKey: number;
+  /** The project came from the namespace's or the CR's labels. */
+  projectFromLabels: boolean;
+  /** The image came from the CR's spec. */
+  imageFromSpec: boolean;
+}
+
 export function normalizeWorkload(raw: unknown, pods: unknown[], options: NormalizeOptions = {}): Workload {
+  return normalizeWithOrigin(raw, pods, options).workload;
+}
+
+export function normalizeWithOrigin(raw: unknown, pods: unknown[], options: NormalizeOptions = {}): { workload: Workload; origin: WorkloadOrigin } {
   const ref = objectRef(raw);
   const label = `${ref.kind ?? 'object'} ${ref.namespace ?? '?'}/${ref.name ?? '?'}`;
   if (!isObj(raw)) throw new MalformedWorkloadError(label, 'not an object');
@@ -118,31 +135,35 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
   const crLabels = labels(raw, 'labels');
   const firstPodLabels = pods.length ? labels(pods[0], 'labels') : {};
 
-  const project =
-    queueFrom(options.namespaceLabels) ??
-    crLabels['project'] ??
-    firstPodLabels['project'] ??
-    queueFrom(crLabels) ??
-    queueFrom(firstPodLabels) ??
-    ref.namespace.replace(/^runai-/, '');
+  // Run:ai's queue label on the namespace first, then the labels that name the project outright,
+  // then KAI's or Run:ai's queue label on the workload or its pods, then the namespace's name.
+  const labelProject = queueFrom(options.namespaceLabels) ?? crLabels['project'];
+  const podProject = firstPodLabels['project'];
+  const crQueue = queueFrom(crLabels);
+  const project = labelProject ?? podProject ?? crQueue ?? queueFrom(firstPodLabels) ?? ref.namespace.replace(/^runai-/, '');
+  // Where minimalCr can carry the project as a CR label and still normalise to the same.
+  const projectFromCr = labelProject ?? (podProject === undefined ? crQueue : undefined);
+  const ownerKeys = options.ownerKeys ?? DEFAULT_OWNER_KEYS;
+  const owner = ownerOf(raw, pods, ownerKeys);
+  const specImage = specValue(spec, 'image');
 
   const conditions = at(raw, 'status.conditions');
   const latestCondition = Array.isArray(conditions)
     ? conditions.filter(isObj).sort((a, b) => (time(b.lastTransitionTime) ?? '').localeCompare(time(a.lastTransitionTime) ?? ''))[0]
     : undefined;
 
-  return {
+  const workload: Workload = {
     uid: ref.uid,
     kind: ref.kind ?? 'Workload',
     apiVersion: str(raw.apiVersion) ?? '',
     name: ref.name,
     namespace: ref.namespace,
     project,
-    owner: ownerOf(raw, pods, options.ownerKeys ?? DEFAULT_OWNER_KEYS) ?? firstOwner(options.podGroups),
+    owner: owner?.value ?? firstOwner(options.podGroups),
     phase,
     state: stateForPhase(phase) ?? inferStateFromPods(podInfos),
     degraded: isDegradedPhase(phase) || undefined,
-    image: specValue(spec, 'image') ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
+    image: specImage ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
     command: specValue(spec, 'command'),
     arguments: specValue(spec, 'arguments'),
     createdAt: time(at(raw, 'metadata.creationTimestamp')),
@@ -151,6 +172,41 @@ export function normalizeWorkload(raw: unknown, pods: unknown[], options: Normal
     pods: podInfos,
     resourceVersion: str(at(raw, 'metadata.resourceVersion')),
   };
+  const ownerKey = owner && !ownerKeys[owner.key].startsWith('pod.') ? owner.key : -1;
+  return { workload, origin: { ownerKey, projectFromLabels: projectFromCr !== undefined, imageFromSpec: specImage !== undefined } };
+}
+
+/**
+ * The smallest CR that normalises to `w` (its pods aside) with any pods: what the reconciler
+ * hands to enrichment and commands instead of keeping every raw object in memory.
+ */
+export function minimalCr(w: Workload, origin: WorkloadOrigin, ownerKeys: string[] = DEFAULT_OWNER_KEYS): Record<string, unknown> {
+  const cr: Obj = {
+    apiVersion: w.apiVersion,
+    kind: w.kind,
+    metadata: {
+      name: w.name,
+      namespace: w.namespace,
+      uid: w.uid,
+      resourceVersion: w.resourceVersion,
+      creationTimestamp: w.createdAt,
+      labels: origin.projectFromLabels ? { project: w.project } : {},
+    },
+    spec: { image: origin.imageFromSpec ? w.image : undefined, command: w.command, arguments: w.arguments },
+    status: {
+      phase: w.phase,
+      phaseMessage: w.phaseMessage,
+      conditions: w.phaseChangedAt ? [{ lastTransitionTime: w.phaseChangedAt }] : [],
+    },
+  };
+  if (origin.ownerKey >= 0 && w.owner !== undefined) {
+    // Only CR paths reach here (pod keys give ownerKey -1); build the path the key names.
+    const parts = ownerKeys[origin.ownerKey].split('.');
+    let cur = cr;
+    for (const part of parts.slice(0, -1)) cur = (isObj(cur[part]) ? cur[part] : (cur[part] = {})) as Obj;
+    cur[parts[parts.length - 1]] = w.owner;
+  }
+  return cr;
 }
 
 /**
@@ -164,18 +220,18 @@ function inferStateFromPods(pods: PodInfo[]): Workload['state'] {
   return 'Pending';
 }
 
-function ownerOf(raw: Obj, pods: unknown[], keys: string[]): string | undefined {
-  for (const key of keys) {
+function ownerOf(raw: Obj, pods: unknown[], keys: string[]): { value: string; key: number } | undefined {
+  for (const [index, key] of keys.entries()) {
     if (key.startsWith('pod.')) {
       const [, kind, ...rest] = key.split('.');
       const name = rest.join('.');
       for (const pod of pods) {
         const value = labels(pod, kind === 'labels' ? 'labels' : 'annotations')[name];
-        if (str(value)) return value.trim();
+        if (str(value)) return { value: value.trim(), key: index };
       }
     } else {
       const value = scalar(at(raw, key));
-      if (value) return value.trim();
+      if (value) return { value: value.trim(), key: index };
     }
   }
   return undefined;

@@ -5,6 +5,7 @@
  * missed. Poll mode lists on a timer instead, for clusters whose proxies cut long watches.
  * Both modes feed the same handler; the handler owns all logic.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { describeKubeError, type WorkloadKindRef } from './kinds.js';
@@ -14,6 +15,8 @@ export interface WorkloadEventHandler {
   remove(raw: unknown, kind: WorkloadKindRef): void;
   /** After each complete list: every uid the cluster has of that kind (in that scope). */
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void;
+  /** Runs a slice of a list's upserts together (one store transaction, say); optional. */
+  batch?(work: () => void): void;
 }
 
 export interface WatcherStats {
@@ -35,11 +38,15 @@ export interface WatcherOptions {
   log: Logger;
   stats?: WatcherStats;
   pageSize?: number;
+  /** Objects handled between two turns of the event loop during a list (default 100). */
+  sliceSize?: number;
 }
 
 const MAX_BACKOFF_MS = 30_000;
 /** Server-side watch timeout; jittered so many bots don't reconnect in step. */
 const WATCH_TIMEOUT_S = [240, 360] as const;
+/** Each periodic relist comes after resyncMs ± this share, so kinds and bots drift apart. */
+const RESYNC_JITTER = 0.2;
 
 export class WorkloadWatcher {
   private readonly reflectors: Reflector[];
@@ -58,6 +65,11 @@ export class WorkloadWatcher {
 
   get synced(): boolean {
     return this.reflectors.every((r) => r.synced);
+  }
+
+  /** Where each reflector's watch would resume (diagnostics, tests). */
+  resourceVersions(): string[] {
+    return this.reflectors.map((r) => r.position);
   }
 
   stop(): void {
@@ -88,6 +100,10 @@ class Reflector {
     this.log = options.log.child({ kind: kind.plural, namespace: namespace || '*' });
   }
 
+  get position(): string {
+    return this.resourceVersion;
+  }
+
   private get scope(): string {
     return this.namespace || '*';
   }
@@ -99,15 +115,14 @@ class Reflector {
       this.schedule(() => this.poll(), this.options.pollIntervalMs);
     } else {
       void this.startWatch();
-      this.resyncTimer = setInterval(() => void this.resync(), this.options.resyncMs);
-      this.resyncTimer.unref();
+      this.scheduleResync();
     }
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    clearInterval(this.resyncTimer);
+    clearTimeout(this.resyncTimer);
     this.abort?.abort();
   }
 
@@ -130,6 +145,7 @@ class Reflector {
 
   private async list(): Promise<void> {
     const uids = new Set<string>();
+    const slice = this.options.sliceSize ?? 100;
     let continueToken: string | undefined;
     do {
       this.stats.requests++;
@@ -149,15 +165,35 @@ class Reflector {
             limit: this.options.pageSize ?? 500,
             _continue: continueToken,
           }))) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
-      for (const item of page.items ?? []) {
-        const uid = (item as { metadata?: { uid?: string } })?.metadata?.uid;
-        if (uid) uids.add(uid);
-        this.deliver('upsert', item);
+      const items = page.items ?? [];
+      // A 100k relist must not hold the loop for seconds: Slack, probes and the watch of other
+      // kinds get a turn every `slice` objects, and each slice is one batch for the handler.
+      for (let start = 0; start < items.length; start += slice) {
+        this.batch(() => {
+          for (const item of items.slice(start, start + slice)) {
+            const uid = (item as { metadata?: { uid?: string } })?.metadata?.uid;
+            if (uid) uids.add(uid);
+            this.deliver('upsert', item);
+          }
+        });
+        if (start + slice < items.length) await nextTurn();
       }
       continueToken = page.metadata?.continue || undefined;
       if (page.metadata?.resourceVersion) this.resourceVersion = page.metadata.resourceVersion;
     } while (continueToken && !this.stopped);
     this.options.handler.listed(this.kind, this.scope, uids);
+  }
+
+  private batch(work: () => void): void {
+    const { handler } = this.options;
+    if (!handler.batch) return work();
+    try {
+      handler.batch(work);
+    } catch (err) {
+      // The batch itself failed (its commit, say): the next list converges again.
+      this.stats.errors++;
+      this.log.error({ err: (err as Error).message }, 'handling a slice of listed workloads failed');
+    }
   }
 
   /** The handler must never break the stream: a bad object is its problem, logged there. */
@@ -182,6 +218,13 @@ class Reflector {
       this.log.warn({ err: describeKubeError(err), retryInMs: delay }, 'polling workloads failed');
       this.schedule(() => this.poll(), delay);
     }
+  }
+
+  private scheduleResync(): void {
+    if (this.stopped) return;
+    const jitter = 1 + (Math.random() * 2 - 1) * RESYNC_JITTER;
+    this.resyncTimer = setTimeout(() => void this.resync().finally(() => this.scheduleResync()), Math.round(this.options.resyncMs * jitter));
+    this.resyncTimer.unref();
   }
 
   private async resync(): Promise<void> {
@@ -219,6 +262,8 @@ class Reflector {
             else this.log.warn({ code, message: (object as { message?: string })?.message }, 'watch error event');
             return;
           }
+          // BOOKMARK events carry only this: the watch's place in history moves on even when
+          // nothing of this kind changes, so a reconnect after a quiet hour is no 410 (and no relist).
           if (rv) this.resourceVersion = rv;
           if (type === 'ADDED' || type === 'MODIFIED') this.deliver('upsert', object);
           else if (type === 'DELETED') this.deliver('remove', object);

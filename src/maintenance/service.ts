@@ -13,7 +13,7 @@ import {
   buildFeedFailureNotice, buildFeedRecoveredNotice, buildOwnerNotice, buildWindowMessage, feedLabel,
   type MessageContext, type SlackMessage,
 } from '../messages/maintenance.js';
-import { parseFeed } from './parse.js';
+import { parseFeedOffThread } from './parse-off-thread.js';
 import { remindersDue, type DueReminder } from './plan.js';
 import { warnOnSkipAheadFallback } from './skip-ahead.js';
 import type { MaintenanceWindow } from './window.js';
@@ -65,6 +65,8 @@ export class MaintenanceService {
   private body: string | undefined;
   private lastGoodAt: string | undefined;
   private parsed: ParsedFeed | undefined;
+  /** The parse under way in the worker, shared by everyone who asks meanwhile. */
+  private parsing: { body: string; day: number; done: Promise<ParsedFeed> } | undefined;
   private announcedFailure: string | undefined;
   private tasks: ScheduledTask[] = [];
   private stopWarning: (() => void) | undefined;
@@ -97,12 +99,14 @@ export class MaintenanceService {
       }
     }
     if (result.changed) log.info({ feed: feedLabel(config.feed) }, 'maintenance feed updated');
+    // Parsed now (off the event loop), so upcoming() answers from the new copy at once.
+    await this.windowsAt(this.deps.now());
   }
 
   /** Plans and posts what is due now; returns what was posted. */
   async remind(): Promise<DueReminder[]> {
     const now = this.deps.now();
-    const feed = this.windowsAt(now);
+    const feed = await this.windowsAt(now);
     if (!feed) return [];
     const { ledger, config } = this.deps;
     const due = remindersDue({
@@ -134,9 +138,16 @@ export class MaintenanceService {
     return this.remind();
   }
 
-  /** The next windows that are not cancelled and not over, for /runai and the Home tab. */
+  /**
+   * The next windows that are not cancelled and not over, for /runai and the Home tab. Answers
+   * at once from the last parse (a day-old parse still covers the next 60 days) and has a
+   * stale one redone in the background.
+   */
   upcoming(now: Date, limit: number): MaintenanceWindow[] {
-    const feed = this.windowsAt(now);
+    if (!this.isCurrent(this.parsed, now)) {
+      this.windowsAt(now).catch((err: unknown) => this.deps.log.error({ err: errorText(err) }, 'maintenance feed parse failed'));
+    }
+    const feed = this.parsed;
     if (!feed) return [];
     return feed.windows.filter((w) => w.status !== 'cancelled' && w.end > now).slice(0, limit);
   }
@@ -169,26 +180,46 @@ export class MaintenanceService {
     return { timezone: this.deps.config.timezone, now: this.deps.now() };
   }
 
+  private dayOf(now: Date): number {
+    return Math.floor(now.getTime() / DAY) * DAY;
+  }
+
+  private isCurrent(parsed: ParsedFeed | undefined, now: Date): boolean {
+    return !!parsed && parsed.body === this.body && parsed.day === this.dayOf(now);
+  }
+
   /**
    * Windows of the current feed copy, parsed once per copy and day over [day − 7 d, day +
-   * max(60 d, longest offset) + 2 d]: parsing a big feed can cost a second.
+   * max(60 d, longest offset) + 2 d]: parsing a big feed can cost a second, so it runs in a
+   * worker thread and this awaits it.
    */
-  private windowsAt(now: Date): ParsedFeed | undefined {
-    if (this.body === undefined) return undefined;
-    const day = Math.floor(now.getTime() / DAY) * DAY;
-    if (this.parsed && this.parsed.body === this.body && this.parsed.day === day) return this.parsed;
+  private async windowsAt(now: Date): Promise<ParsedFeed | undefined> {
+    const body = this.body;
+    if (body === undefined) return undefined;
+    if (this.isCurrent(this.parsed, now)) return this.parsed;
+    const day = this.dayOf(now);
+    if (this.parsing?.body === body && this.parsing.day === day) return this.parsing.done;
     const { config, log } = this.deps;
     const from = new Date(day - LOOKBACK_MS);
     const to = new Date(day + Math.max(HORIZON_MS, config.notifyOwnersBefore, ...config.remindBefore) + 2 * DAY);
-    try {
-      const { windows, problems } = parseFeed(this.body, { timezone: config.timezone, from, to, match: config.match });
+    const done = parseFeedOffThread(body, { timezone: config.timezone, from, to, match: config.match }).then((answer): ParsedFeed => {
+      if (!answer.ok) {
+        log.error({ feed: feedLabel(config.feed), err: answer.error }, 'maintenance feed cannot be read');
+        return { body, day, from, to, windows: [], complete: false };
+      }
+      const { windows, problems } = answer.result;
       if (problems.length) log.warn({ feed: feedLabel(config.feed), problems }, 'maintenance feed has problems');
-      this.parsed = { body: this.body, day, from, to, windows, complete: problems.length === 0 };
-    } catch (err) {
-      log.error({ feed: feedLabel(config.feed), err: errorText(err) }, 'maintenance feed cannot be read');
-      this.parsed = { body: this.body, day, from, to, windows: [], complete: false };
+      return { body, day, from, to, windows, complete: problems.length === 0 };
+    });
+    this.parsing = { body, day, done };
+    try {
+      const parsed = await done;
+      // A newer copy may have been parsed meanwhile; keep the newest.
+      if (this.body === body) this.parsed = parsed;
+      return parsed;
+    } finally {
+      if (this.parsing?.done === done) this.parsing = undefined;
     }
-    return this.parsed;
   }
 
   private async tryPost(channel: string, msg: SlackMessage, key: string): Promise<boolean> {

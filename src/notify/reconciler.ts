@@ -11,9 +11,10 @@
  * A job reads the workload as the cache shows it when the job runs (level-triggered), and a
  * reconcile already waiting for a uid absorbs later events for it.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { LifecycleState, Transition, Workload } from '../model.js';
-import { MalformedWorkloadError, normalizeWorkload, objectRef, type NormalizeOptions } from '../cluster/normalize.js';
+import { MalformedWorkloadError, minimalCr, normalizeWithOrigin, objectRef, type NormalizeOptions, type WorkloadOrigin } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
@@ -56,14 +57,29 @@ export interface ReconcilerOptions {
   maxConcurrentDecisions?: number;
 }
 
+/**
+ * One workload as the cache keeps it: the normalised value and where its fields came from, not
+ * the raw object (a busy cluster holds 100,000 of them). Enrichment and commands get a minimal
+ * CR rebuilt from these, which normalises with the pods exactly as the raw object did.
+ */
 interface Cached {
-  raw: unknown;
   workload: Workload;
-  scopeKey: string;
+  origin: WorkloadOrigin;
+  ownerKeys?: string[];
+  /** The kind's plural, for telling which list a workload belongs to. */
+  plural: string;
 }
+
+/** Workloads queued for their catch-up decision between two turns of the event loop. */
+const CATCH_UP_SLICE = 200;
 
 export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly cache = new Map<string, Cached>();
+  /**
+   * One copy of each repeated string (namespace, project, owner, kind, image, …): JSON gives
+   * every object its own copies, and 100,000 workloads share a few thousand distinct values.
+   */
+  private readonly strings = new Map<string, string>();
   private synced = false;
   private readonly perWorkload = new KeyedSerializer();
   private readonly slots: ConcurrencyLimiter;
@@ -80,12 +96,13 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   }
 
   find(namespace: string, name: string): { workload: Workload; raw: unknown } | undefined {
-    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) return c;
+    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) return { workload: c.workload, raw: rawOf(c) };
     return undefined;
   }
 
   rawOf(uid: string): unknown {
-    return this.cache.get(uid)?.raw;
+    const cached = this.cache.get(uid);
+    return cached && rawOf(cached);
   }
 
   /** The state the cluster shows now, or undefined when the workload is gone. */
@@ -114,12 +131,12 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   private async checkStuckOne(uid: string, stuck: NonNullable<ReconcilerOptions['stuck']>): Promise<void> {
     const cached = this.cache.get(uid);
     if (!cached) return;
-    const { workload, raw } = cached;
+    const { workload } = cached;
     if (workload.state !== 'Pending' && workload.state !== 'Initializing') return;
     const { store, now } = this.options;
     const owed = decideStuck(workload, remembered(await store.getWorkload(uid)), now(), stuck);
     if (!owed || (await this.told(owed.key))) return;
-    this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw, since: owed.since });
+    this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw: rawOf(cached), since: owed.since });
   }
 
   /** Queues a decision for one workload after those already queued for it; a failure is logged. */
@@ -131,16 +148,18 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   upsert(raw: unknown, kind: WorkloadKindRef): void {
     let workload: Workload;
+    let origin: WorkloadOrigin;
+    const options = this.options.normalize(objectRef(raw).namespace ?? '');
     try {
-      workload = normalizeWorkload(raw, [], this.options.normalize(objectRef(raw).namespace ?? ''));
+      ({ workload, origin } = normalizeWithOrigin(raw, [], options));
     } catch (err) {
       if (!(err instanceof MalformedWorkloadError)) throw err;
       this.options.log.warn({ object: err.objectName, reason: err.message }, 'skipping malformed workload');
       this.options.onMalformed?.(err.objectName, err.message);
       return;
     }
-    const scopeKey = `${kind.plural}|${workload.namespace}`;
-    this.cache.set(workload.uid, { raw: slim(raw), workload, scopeKey });
+    workload = this.interned(workload);
+    this.cache.set(workload.uid, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
     if (this.synced) this.queueReconcile(workload.uid);
   }
 
@@ -155,17 +174,48 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
     // A DELETED event missed while disconnected: the object is simply absent from the list.
     for (const [uid, cached] of this.cache) {
-      const [plural, namespace] = cached.scopeKey.split('|');
-      if (plural !== kind.plural || (scope !== '*' && namespace !== scope) || uids.has(uid)) continue;
+      if (cached.plural !== kind.plural || (scope !== '*' && cached.workload.namespace !== scope) || uids.has(uid)) continue;
       this.cache.delete(uid);
       if (this.synced) this.queueDeletion(cached.workload);
     }
   }
 
-  /** The first list is complete: from now on, decide. Reconciles everything once (catch-up). */
-  markSynced(): void {
+  private intern(value: string): string;
+  private intern(value: string | undefined): string | undefined;
+  private intern(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  private interned(w: Workload): Workload {
+    return {
+      ...w,
+      kind: this.intern(w.kind),
+      apiVersion: this.intern(w.apiVersion),
+      namespace: this.intern(w.namespace),
+      project: this.intern(w.project),
+      owner: this.intern(w.owner),
+      phase: this.intern(w.phase),
+      image: this.intern(w.image),
+      command: this.intern(w.command),
+    };
+  }
+
+  /**
+   * The first list is complete: from now on, decide. Reconciles everything once (catch-up),
+   * queued in slices so that at 100,000 workloads the queueing itself does not hold the event
+   * loop; resolves once every catch-up decision is queued (idle() waits for them to be made).
+   */
+  async markSynced(): Promise<void> {
     this.synced = true;
-    for (const uid of this.cache.keys()) this.queueReconcile(uid);
+    const uids = [...this.cache.keys()];
+    for (let start = 0; start < uids.length; start += CATCH_UP_SLICE) {
+      for (const uid of uids.slice(start, start + CATCH_UP_SLICE)) this.queueReconcile(uid);
+      if (start + CATCH_UP_SLICE < uids.length) await nextTurn();
+    }
   }
 
   reconcileAll(): void {
@@ -189,13 +239,13 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     const cached = this.cache.get(uid);
     // Gone since the event: its deletion is queued behind this job and decides instead.
     if (!cached) return;
-    const { workload, raw } = cached;
+    const { workload } = cached;
     const { store, now } = this.options;
     const decision = decideChange(workload, remembered(await store.getWorkload(uid)), now(), this.options);
     await this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !(await this.told(owed.key))) {
-      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw, since: owed.since, transition: decision.transition });
+      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
     }
   }
 
@@ -234,12 +284,7 @@ function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promis
   });
 }
 
-/** Watch objects carry managedFields and more that the bot never reads; drop them to save memory. */
-function slim(raw: unknown): unknown {
-  const obj = raw as { metadata?: Record<string, unknown> };
-  if (obj?.metadata && 'managedFields' in obj.metadata) {
-    const { managedFields: _ignored, ...metadata } = obj.metadata;
-    return { ...obj, metadata };
-  }
-  return raw;
+/** What enrichment and commands read as the workload's CR: rebuilt, not kept (see Cached). */
+function rawOf(cached: Cached): unknown {
+  return minimalCr(cached.workload, cached.origin, cached.ownerKeys);
 }

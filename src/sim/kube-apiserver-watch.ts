@@ -72,7 +72,8 @@ export class WatchHub {
     const inScope = (stored: StoredObject) =>
       stored.type === req.type && (req.namespace === undefined || stored.obj.metadata.namespace === req.namespace);
     const deliver = (change: Change) => {
-      if (!inScope(change.stored)) return;
+      // Ended by the server (timeout, dropAll) but not yet closed: nothing more goes out.
+      if (res.writableEnded || !inScope(change.stored)) return;
       if (req.fromVersion !== undefined && change.rv <= req.fromVersion) return;
       const now = req.matches(change.stored.obj);
       const before = change.type === 'MODIFIED' && change.previous ? req.matches(change.previous.obj) : now;
@@ -101,6 +102,7 @@ export class WatchHub {
       this.open.delete(watch);
     };
     res.on('close', cleanup);
+    res.on('finish', cleanup);
     if (req.timeoutSeconds !== undefined) timeout = setTimeout(() => res.end(), req.timeoutSeconds * 1000);
     if (req.bookmarks) bookmarks = setInterval(() => this.bookmark(watch), this.options.bookmarkIntervalMs);
     this.open.add(watch);
@@ -108,7 +110,7 @@ export class WatchHub {
 
   /** A BOOKMARK carries only the current resourceVersion, in an object of the watched kind. */
   private bookmark(watch: OpenWatch): void {
-    if (!watch.bookmarks) return;
+    if (!watch.bookmarks || watch.res.writableEnded) return;
     const object = {
       kind: watch.type.kind,
       apiVersion: groupVersionOf(watch.type),

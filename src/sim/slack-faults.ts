@@ -4,6 +4,7 @@
  * server sends it.
  */
 import type { Json } from './slack-methods.js';
+import { RateTiers } from './slack-tiers.js';
 
 export interface FaultAnswer {
   status: number;
@@ -21,6 +22,9 @@ const RATE_LIMITED_BODY: Json = { ok: false, error: 'ratelimited' };
 export class SlackFaults {
   /** How many 429 answers have been sent, by either kind of rate limit. */
   rateLimitedCount = 0;
+  /** 429 answers by method. */
+  readonly rateLimitedBy = new Map<string, number>();
+  private tiers: RateTiers | undefined;
   private isDown = false;
   private botTokenRevoked = false;
   private readonly rateLimits = new Map<string, Queued<number>>();
@@ -68,6 +72,19 @@ export class SlackFaults {
     this.recentPosts.clear();
   }
 
+  /**
+   * Slack's per-method tiers and chat.postMessage's limits (1/s per channel unless set
+   * otherwise, a few hundred a minute in all), or none of them when `on` is false.
+   */
+  enforceRateTiers(on: boolean): void {
+    this.tiers = on ? new RateTiers() : undefined;
+    this.recentPosts.clear();
+  }
+
+  get rateTiersEnforced(): boolean {
+    return this.tiers !== undefined;
+  }
+
   /** The answer to every HTTP request during an outage. */
   outage(): FaultAnswer | undefined {
     return this.isDown ? { status: 503, headers: {}, body: 'Service Unavailable' } : undefined;
@@ -76,29 +93,28 @@ export class SlackFaults {
   /** Answer to send instead of the method's own, or undefined to let the method answer. */
   intercept(method: string, channel: string | undefined, nowMs: number): FaultAnswer | undefined {
     const retryAfter = take(this.rateLimits, method);
-    if (retryAfter !== undefined) return this.rateLimited(retryAfter);
+    if (retryAfter !== undefined) return this.rateLimited(method, retryAfter);
     const status = take(this.httpFailures, method);
     if (status !== undefined) return { status, headers: {}, body: `simulated HTTP ${status}` };
     const error = take(this.failures, method);
     if (error !== undefined) return { status: 200, headers: {}, body: { ok: false, error } };
-    if (method === 'chat.postMessage' && channel && this.perChannelPerSecond !== undefined) {
-      return this.channelRate(channel, this.perChannelPerSecond, nowMs);
-    }
-    return undefined;
-  }
-
-  private channelRate(channel: string, perSecond: number, nowMs: number): FaultAnswer | undefined {
-    const recent = (this.recentPosts.get(channel) ?? []).filter((t) => nowMs - t < 1000);
-    if (recent.length >= perSecond) {
+    const perChannel = this.perChannelPerSecond ?? (this.tiers ? 1 : undefined);
+    let recent: number[] | undefined;
+    if (method === 'chat.postMessage' && channel && perChannel !== undefined) {
+      recent = (this.recentPosts.get(channel) ?? []).filter((t) => nowMs - t < 1000);
       this.recentPosts.set(channel, recent);
-      return this.rateLimited(Math.max(1, Math.ceil((recent[0] + 1000 - nowMs) / 1000)));
+      if (recent.length >= perChannel) return this.rateLimited(method, Math.max(1, Math.ceil((recent[0] + 1000 - nowMs) / 1000)));
     }
-    this.recentPosts.set(channel, [...recent, nowMs]);
+    // The channel's count only grows once the workspace limit has let the post through too.
+    const tierWait = this.tiers?.take(method, nowMs);
+    if (tierWait !== undefined) return this.rateLimited(method, tierWait);
+    recent?.push(nowMs);
     return undefined;
   }
 
-  private rateLimited(retryAfterSec: number): FaultAnswer {
+  private rateLimited(method: string, retryAfterSec: number): FaultAnswer {
     this.rateLimitedCount += 1;
+    this.rateLimitedBy.set(method, (this.rateLimitedBy.get(method) ?? 0) + 1);
     return { status: 429, headers: { 'retry-after': String(retryAfterSec) }, body: RATE_LIMITED_BODY };
   }
 }

@@ -42,6 +42,12 @@ export interface SlackSimulatorOptions {
   botUserId?: string;
   botId?: string;
   now?: () => Date;
+  /**
+   * Enforce Slack's published rate limits (per-method tiers, chat.postMessage 1/s per channel
+   * and a few hundred a minute): 429 with Retry-After beyond them. Off unless asked for, so
+   * tests that do not study rate limits keep their speed; the benchmarks turn it on.
+   */
+  rateTiers?: boolean;
 }
 
 /** One Web API request as the simulation received and answered it. */
@@ -104,6 +110,7 @@ export class SlackSimulator {
   /** Starts the simulation on 127.0.0.1 on a free port. */
   static async start(options: SlackSimulatorOptions = {}): Promise<SlackSimulator> {
     const slack = new SlackSimulator(options);
+    if (options.rateTiers) slack.enforceRateTiers(true);
     slack.server.listen(0, '127.0.0.1');
     await once(slack.server, 'listening');
     return slack;
@@ -183,6 +190,16 @@ export class SlackSimulator {
   /** Limit chat.postMessage to `perSecond` per channel (429 beyond it); undefined lifts the limit. */
   enforcePerChannelRate(perSecond: number | undefined = 1): void {
     this.faults.enforcePerChannelRate(perSecond);
+  }
+
+  /** Slack's per-method tiers and chat.postMessage limits (see SlackSimulatorOptions.rateTiers). */
+  enforceRateTiers(on = true): void {
+    this.faults.enforceRateTiers(on);
+  }
+
+  /** How many 429 answers each method got. */
+  get rateLimitedByMethod(): Record<string, number> {
+    return Object.fromEntries(this.faults.rateLimitedBy);
   }
 
   /** Answer the next `calls` calls of `method` with `{ok:false, error}`. */

@@ -9,7 +9,7 @@ import { WorkloadWatcher, type WorkloadEventHandler } from '../../src/cluster/wa
 import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
-import { ns, workloadCr } from '../helpers/workloads.js';
+import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 class Recorder implements WorkloadEventHandler {
   phases = new Map<string, string>();
@@ -113,5 +113,52 @@ describe('WorkloadWatcher', () => {
     kube.setPhase('TrainingWorkload', ns('a'), 'job-1', 'Failed');
     await eventually(() => rec.phases.get(`${ns('a')}/job-1`) === 'Failed', 'the polled change');
     expect(kube.requests.some((r) => r.query.watch)).toBe(false);
+  });
+
+  it('keeps the resourceVersion a BOOKMARK carries, so a reconnect resumes there instead of relisting', async () => {
+    const rec = new Recorder();
+    const w = await start(rec);
+    const listVersion = Number(kube.resourceVersion);
+    // Changes to other kinds move the server's history on without an event on these watches.
+    for (let i = 0; i < 3; i++) kube.apply(pod({ name: `other-${i}`, workload: 'none', project: 'a' }));
+    const bookmarked = kube.resourceVersion;
+    expect(Number(bookmarked)).toBeGreaterThan(listVersion);
+    await eventually(() => kube.openWatches === 4, 'four watches open');
+    kube.sendBookmarks();
+    await eventually(() => w.resourceVersions().every((rv) => rv === bookmarked), 'the bookmarks read');
+    kube.resetRequests();
+    kube.dropWatches();
+    await eventually(() => kube.requests.filter((r) => r.query.watch === 'true').length === 4, 'four watches again');
+    const resumed = kube.requests.filter((r) => r.query.watch === 'true').map((r) => r.query.resourceVersion);
+    expect(resumed).toEqual([bookmarked, bookmarked, bookmarked, bookmarked]);
+    expect(kube.requests.filter((r) => r.query.watch !== 'true')).toEqual([]);
+    expect(w.stats.relists).toBe(0);
+  });
+
+  it('lets the event loop turn every few objects while it lists', async () => {
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const seen: number[] = [];
+    const rec = new Recorder();
+    const upsert = rec.upsert.bind(rec);
+    rec.upsert = (raw: any) => {
+      seen.push(turns);
+      upsert(raw);
+    };
+    try {
+      await start(rec, { pageSize: 500, sliceSize: 2 });
+    } finally {
+      spinning = false;
+    }
+    const training = seen.slice(0, 5);
+    // All five arrive in one page; handled in slices of two, the loop turns between slices.
+    expect(training[1]).toBe(training[0]);
+    expect(training[2]).toBeGreaterThan(training[1]);
+    expect(training[4]).toBeGreaterThan(training[2]);
   });
 });
