@@ -22,7 +22,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const store = await openStore(config, log);
   const partsOptions = { config, log, now, store, kubeConfig, announce: options.announce };
   const parts = buildParts(partsOptions);
-  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, checks, run } = parts;
+  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
   const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, { checks, leader: () => leadership.leading }), config.ops.host).catch(async (err: unknown) => {
@@ -45,6 +45,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   // The schedules and the outbox's sending are the leader's (ops/leadership.ts); without ha the one replica leads.
   if (elector) await elector.start();
   else leadership.lead();
+  feedMirror?.start();
   // Usually Slack answers at once and the bot starts connected; if it does not, go on without it.
   await Promise.race([slackApp.connection.firstAttempt, delay(options.slackStartWaitMs ?? 10_000)]);
   gauges.start();
@@ -80,6 +81,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         await elector?.stop();
         watcher.stop();
         namespaces.stop();
+        feedMirror?.stop();
         await leadership.stopDuties();
         gauges.stop();
         // Finish what is being decided, prepared and sent; what is left stays queued in the store.

@@ -14,6 +14,7 @@ import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import type { WorkloadKindRef } from './cluster/kinds.js';
 import { WorkloadWatcher } from './cluster/watcher.js';
 import { Late } from './lib/late.js';
+import { repeat } from './lib/repeat.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -66,6 +67,8 @@ export interface Parts {
   leadership: Leadership;
   /** With ha.enabled: the Lease elector that calls leadership.lead()/follow(). */
   elector?: LeaseElector;
+  /** With ha.enabled and maintenance: a follower's copy of the feed, from the store (every replica). */
+  feedMirror?: { start(): void; stop(): void };
   checks(): Promise<Record<string, Check>>;
   run: RunState;
 }
@@ -205,13 +208,40 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       })
     : undefined;
 
+  const feedMirror = lease && maintenance ? followerFeedMirror(maintenance, leadership, log) : undefined;
+
   registerListeners(slackApp.app, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slackApp.app.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
   const checks = readinessChecks({ watchSynced: () => !!run.watcher?.synced, slack: () => slackApp.connection.status(), store, now });
-  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, checks, run };
+  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
+}
+
+/** How often a follower takes the leader's last good copy of the maintenance feed from the store. */
+const FEED_MIRROR_MS = 60_000;
+
+/**
+ * Only the leader fetches the feed; a follower answers /runai and the Home tab from the copy the
+ * leader keeps in the store, taken at start and every minute while it follows.
+ */
+function followerFeedMirror(maintenance: MaintenanceService, leadership: Leadership, log: Logger): { start(): void; stop(): void } {
+  let stop: (() => void) | undefined;
+  const take = () => {
+    if (leadership.leading) return;
+    maintenance.loadLastGood().catch((err: unknown) => log.warn({ err: (err as Error)?.message ?? String(err) }, 'cannot read the maintenance feed\'s last good copy from the store'));
+  };
+  return {
+    start: () => {
+      take();
+      stop ??= repeat(FEED_MIRROR_MS, take);
+    },
+    stop: () => {
+      stop?.();
+      stop = undefined;
+    },
+  };
 }
 
 /** The stuck check: once when leadership starts (the watch has synced by then), then on a timer. */

@@ -5,9 +5,11 @@
  * Without ha the one replica leads from the start. Skipped with a note when PostgreSQL is not
  * reachable (the single-replica case runs on SQLite regardless).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, startTestBot, type TestBot } from '../helpers/bot.js';
+import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../helpers/postgres.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
@@ -66,9 +68,10 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     kube.setPhase('TrainingWorkload', ns('vision'), name, 'Failed');
   }
 
-  async function replica(podName: string): Promise<TestBot> {
+  async function replica(podName: string, extra: Record<string, unknown> = {}): Promise<TestBot> {
     const url = `${schema.url}?options=${encodeURIComponent(`-c search_path=${schema.schema}`)}`;
     const config = {
+      ...extra,
       owners: { emailDomain: 'example.org' },
       alerts: { burstWindow: '0s' },
       store: { url },
@@ -116,5 +119,22 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     expect(texts[0]).toContain('ValueError: bad learning rate schedule');
     expect(texts[1]).toContain('KeyError: missing column');
     expect(b.captured.text()).toContain('leading: this replica now sends');
+  });
+
+  it('a follower answers with the maintenance windows the leader fetched, without fetching the feed itself', async () => {
+    const feedPath = join(tempDir('ha-feed-'), 'maintenance.ics');
+    const start = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const end = new Date(Date.now() + 30 * 86_400_000 + 3_600_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    writeFileSync(feedPath, [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'BEGIN:VEVENT', 'UID:ha-window@cluster.example', 'DTSTAMP:20261201T000000Z',
+      'SUMMARY:Network maintenance', `DTSTART:${start}`, `DTEND:${end}`, 'END:VEVENT', 'END:VCALENDAR', '',
+    ].join('\r\n'));
+    const maintenance = { maintenance: { feed: feedPath, channel: 'C0MAINT', timezone: 'Europe/Berlin' } };
+    const a = await replica('bot-a', maintenance);
+    await eventually(() => a.maintenance!.upcoming(new Date(), 1).length === 1, 'the leader fetching the feed');
+    const b = await replica('bot-b', maintenance);
+    expect(b.leadership.leading).toBe(false);
+    const shown = await eventually(() => b.maintenance!.upcoming(new Date(), 1)[0], 'the follower showing the window');
+    expect(shown.summary).toBe('Network maintenance');
   });
 });
