@@ -7,11 +7,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, startTestBot, tempDir, type TestBot } from '../helpers/bot.js';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../helpers/postgres.js';
 import { useSimulators } from '../helpers/sims.js';
+import { startTcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 const LEASE_NS = 'runai-slack-bot';
@@ -68,7 +70,7 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     kube.setPhase('TrainingWorkload', ns('vision'), name, 'Failed');
   }
 
-  async function replica(podName: string, extra: Record<string, unknown> = {}): Promise<TestBot> {
+  async function replica(podName: string, extra: Record<string, unknown> = {}, kubeConfig?: KubeConfig): Promise<TestBot> {
     const url = `${schema.url}?options=${encodeURIComponent(`-c search_path=${schema.schema}`)}`;
     const config = {
       ...extra,
@@ -77,7 +79,7 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
       store: { url },
       ha: { enabled: true, leaseNamespace: LEASE_NS, leaseDurationSeconds: 3 },
     };
-    const bot = await startTestBot(kube, slack, config, { env: { POD_NAME: podName } });
+    const bot = await startTestBot(kube, slack, config, { env: { POD_NAME: podName }, kubeConfig });
     bots.push(bot);
     return bot;
   }
@@ -119,6 +121,32 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     expect(texts[0]).toContain('ValueError: bad learning rate schedule');
     expect(texts[1]).toContain('KeyError: missing column');
     expect(b.captured.text()).toContain('leading: this replica now sends');
+  });
+
+  it('a leader cut off from the API server stops sending at once; the other takes over and sends', async () => {
+    const link: TcpCut = await startTcpCut(Number(new URL(kube.url).port));
+    try {
+      kube.apply(workloadCr({ name: 'first', project: 'vision', owner: 'alice' }));
+      const viaLink = new KubeConfig();
+      viaLink.loadFromString(kube.kubeconfigYaml().replace(kube.url, link.url));
+      const a = await replica('bot-a', {}, viaLink);
+      const b = await replica('bot-b');
+      expect(a.leadership.leading).toBe(true);
+      link.cut();
+      await eventually(() => !a.leadership.leading, 'the cut-off leader standing down', 15_000);
+      expect(await gauge(a, 'runai_bot_leader')).toBe(0);
+      // Queued by the follower (the leader's watch is cut too) into the shared store: had the
+      // old leader's outbox kept running, it would send it before the Lease expired.
+      failTraining('first', 'ValueError: bad learning rate schedule');
+      await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the DM after the takeover', 15_000);
+      await b.settle();
+      expect(b.leadership.leading).toBe(true);
+      expect(await sent(a)).toBe(0);
+      expect(await sent(b)).toBe(1);
+    } finally {
+      link.restore();
+      await link.close();
+    }
   });
 
   it('a follower answers with the maintenance windows the leader fetched, without fetching the feed itself', async () => {
