@@ -29,10 +29,12 @@ export interface FailoverOptions {
   cli: string;
   workloads: number;
   owners: number;
+  /** How many of the workloads fail (the first ones); default all. The rest keep the cluster big. */
+  failures?: number;
   /** The failures are spread evenly over this long. */
   streamMs: number;
-  /** The leader is SIGKILLed this long after the first failure. */
-  killAtMs: number;
+  /** The leader is SIGKILLed this long after the first failure; undefined: no kill (latency only). */
+  killAtMs?: number;
   leaseDurationSeconds: number;
   /** alerts.burstWindow of the bots. */
   burstWindow: string;
@@ -45,7 +47,7 @@ export interface FailoverOptions {
 export interface FailoverResult {
   assessment: Assessment;
   owed: number;
-  /** From the SIGKILL to the follower saying (in /readyz) that it leads. */
+  /** From the SIGKILL to the follower saying (in /readyz) that it leads (NaN without a kill). */
   failoverS: number;
   /** Failure → first message naming it, over every delivered failure (ms). */
   latencyP50Ms: number;
@@ -148,14 +150,16 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     const follower = replicas[1 - leaderAt];
     killed = leader.name;
     survivor = follower.name;
-    progress(`${leader.name} leads, ${follower.name} follows; failing ${workloads.length} workloads of ${options.owners} owners over ${options.streamMs / 1000} s, SIGKILL of the leader at ${options.killAtMs / 1000} s`);
+    const failing = workloads.slice(0, options.failures ?? workloads.length);
+    const { killAtMs } = options;
+    progress(`${leader.name} leads, ${follower.name} follows; failing ${failing.length} of ${workloads.length} workloads (${options.owners} owners) over ${options.streamMs / 1000} s${killAtMs === undefined ? '' : `, SIGKILL of the leader at ${killAtMs / 1000} s`}`);
 
     const started = Date.now();
-    const gap = options.streamMs / workloads.length;
-    for (let i = 0; i < workloads.length; i++) {
+    const gap = options.streamMs / failing.length;
+    for (let i = 0; i < failing.length; i++) {
       const wait = started + i * gap - Date.now();
       if (wait > 0) await sleep(wait);
-      if (killedAt === undefined && Date.now() - started >= options.killAtMs) {
+      if (killAtMs !== undefined && killedAt === undefined && Date.now() - started >= killAtMs) {
         killedAt = leader.kill();
         progress(`SIGKILL ${leader.name}`);
         void waitLeading(follower, killedAt).then((s) => {
@@ -163,14 +167,14 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
           progress(`${follower.name} leads ${s.toFixed(2)} s after the kill`);
         });
       }
-      owed.push(fail(kube, workloads[i].name, ownerSlackId(workloads[i].owner)));
+      owed.push(fail(kube, failing[i].name, ownerSlackId(failing[i].owner)));
     }
-    if (killedAt === undefined) {
+    if (killAtMs !== undefined && killedAt === undefined) {
       killedAt = leader.kill();
       failoverS = await waitLeading(follower, killedAt);
     }
     const deadline = Date.now() + (options.drainMs ?? 60_000);
-    while ((assess(owed, accepted).lost.length || Number.isNaN(failoverS)) && Date.now() < deadline) await sleep(500);
+    while ((assess(owed, accepted).lost.length || (killAtMs !== undefined && Number.isNaN(failoverS))) && Date.now() < deadline) await sleep(500);
     // A little longer, so a late duplicate is counted too.
     await sleep(3000);
     readyAtEnd = await follower.waitReady(10_000);
@@ -187,7 +191,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     const told = assessment.firstToldAt.get(o.name);
     return told === undefined ? [] : [told - o.atMs];
   });
-  const failed = assessment.lost.length > 0 || assessment.duplicates > 1 || assessment.crosstalk.length > 0 || Number.isNaN(failoverS);
+  const failed = assessment.lost.length > 0 || assessment.duplicates > (options.killAtMs === undefined ? 0 : 1) || assessment.crosstalk.length > 0 || (options.killAtMs !== undefined && Number.isNaN(failoverS));
   if (!failed) rmSync(dir, { recursive: true, force: true });
   return {
     assessment,
