@@ -35,6 +35,11 @@ export interface FailoverOptions {
   streamMs: number;
   /** The leader is SIGKILLed this long after the first failure; undefined: no kill (latency only). */
   killAtMs?: number;
+  /**
+   * From killAtMs, the kill waits for Slack to accept the leader's next post and strikes before
+   * the leader hears so (it cannot record it): the one duplicate a failover may cost.
+   */
+  killOnAccept?: boolean;
   leaseDurationSeconds: number;
   /** alerts.burstWindow of the bots. */
   burstWindow: string;
@@ -56,6 +61,8 @@ export interface FailoverResult {
   killed: string;
   survivor: string;
   readyAtEnd: boolean;
+  /** The kill struck right after Slack accepted a post of the leader's (killOnAccept). */
+  killedAfterAccept: boolean;
   /** Messages Slack accepted before the kill (the leader was sending) and after it. */
   acceptedBeforeKill: number;
   acceptedAfterKill: number;
@@ -122,6 +129,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   let survivor = '';
   let readyAtEnd = false;
   let killedAt: number | undefined;
+  let disarm: (() => void) | undefined;
+  let killedAfterAccept = false;
   try {
     for (const name of ['bot-a', 'bot-b']) {
       const opsPort = await freePort();
@@ -154,24 +163,38 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     const { killAtMs } = options;
     progress(`${leader.name} leads, ${follower.name} follows; failing ${failing.length} of ${workloads.length} workloads (${options.owners} owners) over ${options.streamMs / 1000} s${killAtMs === undefined ? '' : `, SIGKILL of the leader at ${killAtMs / 1000} s`}`);
 
+    const killLeader = (why: string) => {
+      if (killedAt !== undefined) return;
+      killedAt = leader.kill();
+      progress(`SIGKILL ${leader.name} (${why})`);
+      void waitLeading(follower, killedAt).then((s) => {
+        failoverS = s;
+        progress(`${follower.name} leads ${s.toFixed(2)} s after the kill`);
+      });
+    };
+    let armed = false;
     const started = Date.now();
     const gap = options.streamMs / failing.length;
     for (let i = 0; i < failing.length; i++) {
       const wait = started + i * gap - Date.now();
       if (wait > 0) await sleep(wait);
-      if (killAtMs !== undefined && killedAt === undefined && Date.now() - started >= killAtMs) {
-        killedAt = leader.kill();
-        progress(`SIGKILL ${leader.name}`);
-        void waitLeading(follower, killedAt).then((s) => {
-          failoverS = s;
-          progress(`${follower.name} leads ${s.toFixed(2)} s after the kill`);
-        });
+      if (killAtMs !== undefined && !armed && Date.now() - started >= killAtMs) {
+        armed = true;
+        // Only the leader sends, so the next post Slack accepts is the leader's.
+        if (options.killOnAccept) {
+          disarm = slack.onAccept((call) => {
+            if (call.method !== 'chat.postMessage' || killedAt !== undefined) return;
+            killedAfterAccept = true;
+            killLeader('right after Slack accepted its post');
+          });
+        } else killLeader('mid-stream');
       }
       owed.push(fail(kube, failing[i].name, ownerSlackId(failing[i].owner)));
     }
-    if (killAtMs !== undefined && killedAt === undefined) {
-      killedAt = leader.kill();
-      failoverS = await waitLeading(follower, killedAt);
+    if (killAtMs !== undefined) {
+      // An armed kill whose post never came strikes now, so every run has its failover.
+      for (let waited = 0; killedAt === undefined && waited < 5000; waited += 100) await sleep(100);
+      killLeader('at the end of the stream');
     }
     const deadline = Date.now() + (options.drainMs ?? 60_000);
     while ((assess(owed, accepted).lost.length || (killAtMs !== undefined && Number.isNaN(failoverS))) && Date.now() < deadline) await sleep(500);
@@ -179,6 +202,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     await sleep(3000);
     readyAtEnd = await follower.waitReady(10_000);
   } finally {
+    disarm?.();
     unhook();
     await Promise.all(replicas.map((r) => r.stop()));
     await slack.close();
@@ -202,6 +226,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     killed,
     survivor,
     readyAtEnd,
+    killedAfterAccept,
     acceptedBeforeKill: accepted.filter((a) => killedAt !== undefined && a.atMs < killedAt).length,
     acceptedAfterKill: accepted.filter((a) => killedAt !== undefined && a.atMs >= killedAt).length,
     dir,

@@ -1,8 +1,9 @@
 /**
  * Failover with real processes (`npm run bench:failover` as a test, shorter): two replicas of the
  * built bot (dist/cli.js) with ha.enabled share one PostgreSQL schema and a Lease in the simulated
- * Kubernetes API server; while 30 workloads of 6 owners fail, the leader is SIGKILLed. The follower
- * must take the Lease and send what is owed: nothing lost, at most one duplicate for the one kill.
+ * Kubernetes API server; while 30 workloads of 6 owners fail, the leader is SIGKILLed right after
+ * Slack accepted one of its posts (so it cannot record it). The follower must take the Lease and
+ * send what is owed: nothing lost, at most one duplicate (that post) for the one kill.
  * Skipped with a note when PostgreSQL is not reachable.
  */
 import { CLI } from '../demo/cli.js';
@@ -17,7 +18,7 @@ describePg('two replicas, the leader SIGKILLed mid-stream', () => {
   const progress: string[] = [];
 
   beforeAll(async () => {
-    result = await runFailover({ cli: CLI, workloads: 30, owners: 6, streamMs: 10_000, killAtMs: 4_000, leaseDurationSeconds: 3, burstWindow: '5s', progress: (m) => progress.push(m), drainMs: 45_000 });
+    result = await runFailover({ cli: CLI, workloads: 30, owners: 6, streamMs: 10_000, killAtMs: 4_000, killOnAccept: true, leaseDurationSeconds: 3, burstWindow: '5s', progress: (m) => progress.push(m), drainMs: 45_000 });
   }, 120_000);
 
   afterAll(() => {
@@ -28,6 +29,7 @@ describePg('two replicas, the leader SIGKILLed mid-stream', () => {
 
   it('the leader was sending before the kill, and the follower took the Lease and sent after it', () => {
     expect(result.acceptedBeforeKill).toBeGreaterThan(0);
+    expect(result.killedAfterAccept).toBe(true);
     expect(result.acceptedAfterKill).toBeGreaterThan(0);
     expect(Number.isNaN(result.failoverS)).toBe(false);
     expect(result.readyAtEnd).toBe(true);
