@@ -14,7 +14,6 @@ import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import type { WorkloadKindRef } from './cluster/kinds.js';
 import { WorkloadWatcher } from './cluster/watcher.js';
 import { Late } from './lib/late.js';
-import { repeat } from './lib/repeat.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -25,10 +24,10 @@ import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
-import { startStuckChecks } from './notify/stuck-timer.js';
+import { stuckCheckDuty } from './notify/stuck-timer.js';
 import { GaugeSampler } from './ops/gauges.js';
 import { readinessChecks, type Check } from './ops/health.js';
-import { Leadership } from './ops/leadership.js';
+import { Leadership, whileFollowing } from './ops/leadership.js';
 import { Metrics } from './ops/metrics.js';
 import { RetentionPruner } from './ops/retention.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -41,6 +40,8 @@ import type { Store } from './store/port.js';
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
 /** The ledger is kept at least this long, however short the catch-up and cleanup windows. */
 const MIN_LEDGER_KEEP_MS = 30 * 86_400_000;
+/** How often a follower (ha) takes the leader's last good copy of the maintenance feed from the store. */
+const FEED_MIRROR_MS = 60_000;
 
 export interface PartsOptions {
   config: Config;
@@ -188,7 +189,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       log: log.child({ component: 'leadership' }),
       onChange: (leading) => metrics.leader.set(leading ? 1 : 0),
       duties: [
-        stuckChecks(reconciler),
+        stuckCheckDuty(reconciler),
         ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
         { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
         { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
@@ -208,7 +209,10 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       })
     : undefined;
 
-  const feedMirror = lease && maintenance ? followerFeedMirror(maintenance, leadership, log) : undefined;
+  // Only the leader fetches the feed; a follower answers /runai and the Home tab from the leader's copy in the store.
+  const feedMirror = lease && maintenance
+    ? whileFollowing(leadership, FEED_MIRROR_MS, () => maintenance.loadLastGood(), 'read the maintenance feed\'s last good copy from the store', log)
+    : undefined;
 
   registerListeners(slackApp.app, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slackApp.app.error(async (err) => {
@@ -217,47 +221,6 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
 
   const checks = readinessChecks({ watchSynced: () => !!run.watcher?.synced, slack: () => slackApp.connection.status(), store, now });
   return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
-}
-
-/** How often a follower takes the leader's last good copy of the maintenance feed from the store. */
-const FEED_MIRROR_MS = 60_000;
-
-/**
- * Only the leader fetches the feed; a follower answers /runai and the Home tab from the copy the
- * leader keeps in the store, taken at start and every minute while it follows.
- */
-function followerFeedMirror(maintenance: MaintenanceService, leadership: Leadership, log: Logger): { start(): void; stop(): void } {
-  let stop: (() => void) | undefined;
-  const take = () => {
-    if (leadership.leading) return;
-    maintenance.loadLastGood().catch((err: unknown) => log.warn({ err: (err as Error)?.message ?? String(err) }, 'cannot read the maintenance feed\'s last good copy from the store'));
-  };
-  return {
-    start: () => {
-      take();
-      stop ??= repeat(FEED_MIRROR_MS, take);
-    },
-    stop: () => {
-      stop?.();
-      stop = undefined;
-    },
-  };
-}
-
-/** The stuck check: once when leadership starts (the watch has synced by then), then on a timer. */
-function stuckChecks(reconciler: WorkloadReconciler): { name: string; start(): void; stop(): void } {
-  let stopTimer: (() => void) | undefined;
-  return {
-    name: 'stuck checks',
-    start: () => {
-      reconciler.checkStuck();
-      stopTimer = startStuckChecks(reconciler);
-    },
-    stop: () => {
-      stopTimer?.();
-      stopTimer = undefined;
-    },
-  };
 }
 
 /** The parts that need the cluster's workload kinds, known only once discovery has answered. */

@@ -11,6 +11,7 @@
  * thing follow() stops.
  */
 import type { Logger } from 'pino';
+import { repeat } from '../lib/repeat.js';
 
 /** A leader-only loop: the schedules (maintenance, cleanup nudges, stuck checks, retention). */
 export interface LeaderDuty {
@@ -118,4 +119,26 @@ export class Leadership {
     // Stopping a stopped outbox is harmless and awaits a drain still ending.
     return this.options.outbox.stop();
   }
+}
+
+/**
+ * A task every replica runs while it follows (at start, then every `everyMs`), e.g. taking the
+ * leader's copy of something only the leader fetches. Skipped while leading; failures are logged.
+ */
+export function whileFollowing(leadership: Pick<Leadership, 'leading'>, everyMs: number, task: () => Promise<void>, what: string, log?: Logger): { start(): void; stop(): void } {
+  let stop: (() => void) | undefined;
+  const run = () => {
+    if (leadership.leading) return;
+    task().catch((err: unknown) => log?.warn({ err: (err as Error)?.message ?? String(err) }, `cannot ${what}`));
+  };
+  return {
+    start: () => {
+      run();
+      stop ??= repeat(everyMs, run);
+    },
+    stop: () => {
+      stop?.();
+      stop = undefined;
+    },
+  };
 }
