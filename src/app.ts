@@ -5,7 +5,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { discoverWithRetry } from './cluster/discovery.js';
-import { startStuckChecks } from './notify/stuck-timer.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
 import { loadKubeConfig, openStore } from './ops/open.js';
 import { listenError, StartupError } from './ops/startup.js';
@@ -23,10 +22,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const store = await openStore(config, log);
   const partsOptions = { config, log, now, store, kubeConfig, announce: options.announce };
   const parts = buildParts(partsOptions);
-  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, checks, run } = parts;
+  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
-  const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, { checks }), config.ops.host).catch(async (err: unknown) => {
+  const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, { checks, leader: () => leadership.leading }), config.ops.host).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -43,13 +42,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   await watcher.start();
   await reconciler.markSynced();
   namespaces.start();
-  reconciler.checkStuck();
-  maintenance?.start();
-  cleanup.start();
-  retention.start();
+  // The schedules and the outbox's sending are the leader's (ops/leadership.ts); without ha the one replica leads.
+  if (elector) await elector.start();
+  else leadership.lead();
+  feedMirror?.start();
   // Usually Slack answers at once and the bot starts connected; if it does not, go on without it.
   await Promise.race([slackApp.connection.firstAttempt, delay(options.slackStartWaitMs ?? 10_000)]);
-  const stopStuckChecks = startStuckChecks(reconciler);
   gauges.start();
   const port = (opsServer.address() as AddressInfo).port;
   log.info({ kinds: kinds.map((k) => `${k.plural}.${k.group}/${k.version}`), mode: config.cluster.mode, port, slackPort }, 'runai-slack-bot started');
@@ -66,6 +64,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     maintenance,
     cleanup,
     retention,
+    leadership,
     port,
     slackPort,
     ready: async () => Object.values(await checks()).every((c) => c.ok),
@@ -78,12 +77,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     stop: () =>
       (stopping ??= (async () => {
         run.stopping = true;
+        // With ha: stop sending and the schedules, then release the Lease so the other replica leads at once.
+        await elector?.stop();
         watcher.stop();
         namespaces.stop();
-        stopStuckChecks();
-        maintenance?.stop();
-        cleanup.stop();
-        retention.stop();
+        feedMirror?.stop();
+        await leadership.stopDuties();
         gauges.stop();
         // Finish what is being decided, prepared and sent; what is left stays queued in the store.
         await Promise.race([reconciler.idle(), delay(3000)]);

@@ -8,6 +8,7 @@ import type { CleanupNudger } from './notify/cleanup.js';
 import type { Notifier } from './notify/notifier.js';
 import type { Outbox } from './notify/outbox.js';
 import type { WorkloadReconciler } from './notify/reconciler.js';
+import type { Leadership } from './ops/leadership.js';
 import type { Metrics } from './ops/metrics.js';
 import type { RetentionPruner } from './ops/retention.js';
 import type { App } from './slack/app.js';
@@ -36,6 +37,8 @@ export interface Bot {
   readonly maintenance?: MaintenanceService;
   readonly cleanup: CleanupNudger;
   readonly retention: RetentionPruner;
+  /** Whether this replica leads (always, without ha.enabled) and the leader-only duties. */
+  readonly leadership: Leadership;
   /** Port of the ops endpoints (/healthz, /readyz, /metrics). */
   readonly port: number;
   /** HTTP mode: port of /slack/events (which serves nothing else). */

@@ -4,10 +4,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { pendingAfterMs, type Config } from './config.js';
+import { haLease, pendingAfterMs, type Config } from './config.js';
 import type { LifecycleState } from './model.js';
 import { LogArchiver } from './archive/archiver.js';
 import { ArchiveProblemReporter } from './archive/problem-reporter.js';
+import { LeaseElector, leaseIdentity } from './cluster/lease.js';
 import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import type { WorkloadKindRef } from './cluster/kinds.js';
@@ -23,8 +24,10 @@ import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
+import { stuckCheckDuty } from './notify/stuck-timer.js';
 import { GaugeSampler } from './ops/gauges.js';
 import { readinessChecks, type Check } from './ops/health.js';
+import { Leadership, whileFollowing } from './ops/leadership.js';
 import { Metrics } from './ops/metrics.js';
 import { RetentionPruner } from './ops/retention.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -37,6 +40,8 @@ import type { Store } from './store/port.js';
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
 /** The ledger is kept at least this long, however short the catch-up and cleanup windows. */
 const MIN_LEDGER_KEEP_MS = 30 * 86_400_000;
+/** How often a follower (ha) takes the leader's last good copy of the maintenance feed from the store. */
+const FEED_MIRROR_MS = 60_000;
 
 export interface PartsOptions {
   config: Config;
@@ -59,6 +64,12 @@ export interface Parts {
   maintenance?: MaintenanceService;
   cleanup: CleanupNudger;
   retention: RetentionPruner;
+  /** The leader-only duties and the outbox's on/off; leads from the start without ha.enabled. */
+  leadership: Leadership;
+  /** With ha.enabled: the Lease elector that calls leadership.lead()/follow(). */
+  elector?: LeaseElector;
+  /** With ha.enabled and maintenance: a follower's copy of the feed, from the store (every replica). */
+  feedMirror?: { start(): void; stop(): void };
   checks(): Promise<Record<string, Check>>;
   run: RunState;
 }
@@ -78,7 +89,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   const namespaces = new NamespaceLabels({ reader, ownerKeys: config.owners.keys, refreshMs: config.cluster.resyncMinutes * 60_000, log });
   const normalize = namespaces.normalize;
   const outboxLater = new Late<Outbox>('the outbox');
-  const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, stopping: () => run.stopping }) });
+  const leadershipLater = new Late<Leadership>('leadership');
+  const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
   const gateway = new SlackGateway(slackApp.app.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
   const outbox = outboxLater.set(
@@ -97,7 +109,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       retentionMs: config.slack.outboxRetention,
     }),
   );
-  // Paused (queueing only) until Slack accepts the bot token (outbox-hooks.ts).
+  // Paused (queueing only) until Slack accepts the bot token and this replica leads (ops/leadership.ts).
   void outbox.stop();
   const archive = config.archive;
   const archiver = archive
@@ -120,7 +132,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     uiUrl: config.runai.uiUrl,
     enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
     currentState: (uid) => reconcilerLater.get().currentState(uid),
-    onSettled: archiver ? (workload) => ({ path: archiver.pathFor(workload), done: archiver.archive(workload) }) : undefined,
+    // Archiving is the leader's: two replicas would read the same logs and write the same file.
+    onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
@@ -167,13 +180,47 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     now,
   });
 
+  const lease = haLease(config);
+  const leadership = leadershipLater.set(
+    new Leadership({
+      outbox,
+      leading: !lease,
+      stopping: () => run.stopping,
+      log: log.child({ component: 'leadership' }),
+      onChange: (leading) => metrics.leader.set(leading ? 1 : 0),
+      duties: [
+        stuckCheckDuty(reconciler),
+        ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
+        { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
+        { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
+      ],
+    }),
+  );
+  const elector = lease
+    ? new LeaseElector({
+        kubeConfig,
+        namespace: lease.namespace,
+        name: lease.name,
+        identity: leaseIdentity(lease.podName),
+        leaseDurationMs: lease.leaseDurationMs,
+        log: log.child({ component: 'lease' }),
+        onStartedLeading: () => leadership.lead(),
+        onStoppedLeading: () => leadership.follow(),
+      })
+    : undefined;
+
+  // Only the leader fetches the feed; a follower answers /runai and the Home tab from the leader's copy in the store.
+  const feedMirror = lease && maintenance
+    ? whileFollowing(leadership, FEED_MIRROR_MS, () => maintenance.loadLastGood(), 'read the maintenance feed\'s last good copy from the store', log)
+    : undefined;
+
   registerListeners(slackApp.app, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slackApp.app.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
   const checks = readinessChecks({ watchSynced: () => !!run.watcher?.synced, slack: () => slackApp.connection.status(), store, now });
-  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, checks, run };
+  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
 }
 
 /** The parts that need the cluster's workload kinds, known only once discovery has answered. */

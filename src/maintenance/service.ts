@@ -7,7 +7,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Workload } from '../model.js';
 import type { MaintenanceConfig } from './config.js';
-import type { FeedFetchResult } from './feed.js';
+import type { FeedCacheEntry, FeedFetchResult } from './feed.js';
 import type { MaintenanceLedger } from './ledger.js';
 import {
   buildFeedFailureNotice, buildFeedRecoveredNotice, buildOwnerNotice, buildWindowMessage, feedLabel,
@@ -25,7 +25,7 @@ export interface MaintenanceLog {
 }
 
 export interface MaintenanceDeps {
-  fetcher: { refresh(): Promise<FeedFetchResult> };
+  fetcher: { refresh(): Promise<FeedFetchResult>; lastGood(): Promise<FeedCacheEntry | undefined> };
   ledger: MaintenanceLedger;
   /**
    * Hands a message over for delivery under `key` (unique per message, stable across retries:
@@ -101,6 +101,17 @@ export class MaintenanceService {
     if (result.changed) log.info({ feed: feedLabel(config.feed) }, 'maintenance feed updated');
     // Parsed now (off the event loop), so upcoming() answers from the new copy at once.
     await this.windowsAt(this.deps.now());
+  }
+
+  /**
+   * Takes the last good copy of the feed from the store without fetching: a follower replica
+   * (ha) does not refresh the feed, the leader does, yet /runai and the Home tab show windows.
+   */
+  async loadLastGood(): Promise<void> {
+    const entry = await this.deps.fetcher.lastGood();
+    if (!entry) return;
+    this.body = entry.body;
+    this.lastGoodAt = entry.fetchedAt;
   }
 
   /** Plans and posts what is due now; returns what was posted. */

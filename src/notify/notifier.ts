@@ -135,7 +135,9 @@ export class Notifier implements AlertSink {
     const outcome = await store.admitToBurst(destination.key, item, entry, now, (open) =>
       admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs),
     );
-    if (!outcome) return;
+    // Already queued, by another replica (ha) when it decided first: its outbox may not be the one
+    // sending, so this one looks now rather than at its next timer tick.
+    if (!outcome) return this.options.outbox.kick();
     if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
@@ -167,10 +169,9 @@ export class Notifier implements AlertSink {
 
   private async queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): Promise<void> {
     const queued = await this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
-    if (queued) {
-      this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
-      this.options.outbox.kick();
-    }
+    if (queued) this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
+    // Kicked either way: a copy queued first by another replica (ha) is this outbox's to send if it leads.
+    this.options.outbox.kick();
   }
 
   /** The counter calls back synchronously; the summary is queued in the background, one at a time. */

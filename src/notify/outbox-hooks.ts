@@ -15,11 +15,14 @@ export interface OutboxHooksOptions {
   store: Pick<Store, 'expediteOutbox'>;
   now(): Date;
   log: Logger;
-  /** True once the bot is stopping: the outbox must not start again then. */
-  stopping(): boolean;
+  /**
+   * Slack accepted the token: the outbox may start, if this replica leads and the bot is not
+   * stopping (src/ops/leadership.ts decides).
+   */
+  authenticated(): void;
 }
 
-export function outboxHooks({ outbox, store, now, log, stopping }: OutboxHooksOptions): { onConnected(): void; onAuthenticated(): void } {
+export function outboxHooks({ outbox, store, now, log, authenticated }: OutboxHooksOptions): { onConnected(): void; onAuthenticated(): void } {
   return {
     onConnected() {
       void store
@@ -31,7 +34,7 @@ export function outboxHooks({ outbox, store, now, log, stopping }: OutboxHooksOp
         .finally(() => outbox.get().kick());
     },
     onAuthenticated() {
-      if (!stopping()) outbox.get().start();
+      authenticated();
     },
   };
 }

@@ -7,3 +7,19 @@ export const STUCK_CHECK_MS = 30_000;
 export function startStuckChecks(reconciler: { checkStuck(): void }, everyMs = STUCK_CHECK_MS): () => void {
   return repeat(everyMs, () => reconciler.checkStuck());
 }
+
+/** The stuck check as a leader duty (ops/leadership.ts): once when it starts, then on the timer. */
+export function stuckCheckDuty(reconciler: { checkStuck(): void }, everyMs = STUCK_CHECK_MS): { name: string; start(): void; stop(): void } {
+  let stopTimer: (() => void) | undefined;
+  return {
+    name: 'stuck checks',
+    start: () => {
+      reconciler.checkStuck();
+      stopTimer ??= startStuckChecks(reconciler, everyMs);
+    },
+    stop: () => {
+      stopTimer?.();
+      stopTimer = undefined;
+    },
+  };
+}

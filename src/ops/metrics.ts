@@ -24,6 +24,7 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly outboxDepth = new Gauge({ name: 'runai_bot_outbox_depth', help: 'Messages waiting to be sent', registers: [this.registry] });
+  readonly leader = new Gauge({ name: 'runai_bot_leader', help: '1 while this replica leads (sends to Slack, runs the schedules), else 0; always 1 without ha.enabled', registers: [this.registry] });
   readonly workloads = new Gauge({ name: 'runai_bot_workloads', help: 'Workloads in the watch cache', registers: [this.registry] });
   // Read from the maintenance module at scrape time: parsing has no metrics object to count into.
   readonly icalSkipAheadFallbacks = new Gauge({

@@ -10,6 +10,8 @@ import { StartupError } from './startup.js';
 export interface Readiness {
   /** Each check: ok, and a short word on what is missing (the store's check writes, so it may wait on it). */
   checks(): Promise<Record<string, { ok: boolean; detail?: string }>>;
+  /** Whether this replica leads (ha): shown in /readyz, never a reason to be unready. */
+  leader?(): boolean;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -22,7 +24,8 @@ export function opsHandlers(metrics: Metrics, readiness: Readiness): Record<stri
         .checks()
         .then((checks) => {
           const ok = Object.values(checks).every((c) => c.ok);
-          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, checks })}\n`);
+          const leader = readiness.leader?.();
+          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, ...(leader === undefined ? {} : { leader }), checks })}\n`);
         })
         .catch((err: Error) => send(res, 503, 'application/json', `${JSON.stringify({ ready: false, error: err.message })}\n`));
     },

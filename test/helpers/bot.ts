@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { loadKubeConfig, startBot, type Bot } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
@@ -25,7 +26,7 @@ export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
   yaml: Record<string, any> = {},
-  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string } = {},
+  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string; kubeConfig?: KubeConfig } = {},
 ): Promise<TestBot> {
   const dir = options.dir ?? tempDir();
   const config = parseConfig(
@@ -45,7 +46,8 @@ export async function startTestBot(
     },
   );
   const captured = captureLog(options.logLevel ?? 'info');
-  const kubeConfig = loadKubeConfig(kube.writeKubeconfig(dir));
+  // A test may route the bot's API traffic through a relay it can cut (helpers/tcp-cut.ts).
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(kube.writeKubeconfig(dir));
   const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig });
   return Object.assign(bot, { captured, dir });
 }

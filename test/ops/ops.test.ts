@@ -37,7 +37,7 @@ describe('operations', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { cluster: { ok: true }, slack: { ok: true }, store: { ok: true } } });
+    expect(await ready.json()).toEqual({ ready: true, leader: true, checks: { cluster: { ok: true }, slack: { ok: true }, store: { ok: true } } });
 
     kube.appendLog(ns('vision'), 'resnet-0-0', 'resnet', 'ValueError: bad config\n');
     kube.apply(pod({ workload: 'resnet', project: 'vision', exitCode: 1 }));

@@ -1,0 +1,338 @@
+/**
+ * The failover harness: two replicas of the built bot (`node dist/cli.js start`, ha.enabled, one
+ * PostgreSQL schema, a Lease in the simulated Kubernetes API server), against the simulated
+ * Kubernetes API server and Slack, which run here so they outlive the kill. While workloads fail,
+ * the leader is SIGKILLed; the follower must take the Lease and send what is owed. What Slack
+ * accepted is assessed as the chaos run does (chaos-assess.ts): lost, duplicates, crosstalk.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import YAML from 'yaml';
+import { startFakeKube } from '../src/sim/kube-apiserver.js';
+import { SlackSimulator, type RecordedCall } from '../src/sim/slack.js';
+import { assess, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
+import { ownerSlackId, ownerUser } from './chaos-plan.js';
+import { runningPod, workloadCr } from './cluster.js';
+import { failingLog } from './noisy-log.js';
+import { percentile } from './figures.js';
+
+/** The PostgreSQL the harness makes its schema in (as the tests: trust auth on 127.0.0.1). */
+export const FAILOVER_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface FailoverOptions {
+  /** The built CLI (dist/cli.js). */
+  cli: string;
+  workloads: number;
+  owners: number;
+  /** How many of the workloads fail (the first ones); default all. The rest keep the cluster big. */
+  failures?: number;
+  /** The failures are spread evenly over this long. */
+  streamMs: number;
+  /** The leader is SIGKILLed this long after the first failure; undefined: no kill (latency only). */
+  killAtMs?: number;
+  /**
+   * From killAtMs, the kill waits for Slack to accept the leader's next post and strikes before
+   * the leader hears so (it cannot record it): the one duplicate a failover may cost.
+   */
+  killOnAccept?: boolean;
+  leaseDurationSeconds: number;
+  /** alerts.burstWindow of the bots. */
+  burstWindow: string;
+  progress(message: string): void;
+  logLevel?: string;
+  /** Longest wait for every owed alert after the stream ends. */
+  drainMs?: number;
+}
+
+export interface FailoverResult {
+  assessment: Assessment;
+  owed: number;
+  /** From the SIGKILL to the follower saying (in /readyz) that it leads (NaN without a kill). */
+  failoverS: number;
+  /** Failure → first message naming it, over every delivered failure (ms). */
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** Replica that led before the kill and the one that led after. */
+  killed: string;
+  survivor: string;
+  readyAtEnd: boolean;
+  /** The kill struck right after Slack accepted a post of the leader's (killOnAccept). */
+  killedAfterAccept: boolean;
+  /** Messages Slack accepted before the kill (the leader was sending) and after it. */
+  acceptedBeforeKill: number;
+  acceptedAfterKill: number;
+  dir: string;
+}
+
+const LEASE_NAMESPACE = 'runai-slack-bot';
+const PROJECT = 'ha';
+const NAMESPACE = `runai-${PROJECT}`;
+const READY_WAIT_MS = 60_000;
+
+/** Why PostgreSQL cannot be used, or undefined when it can. */
+export async function postgresUnavailable(url = FAILOVER_DATABASE_URL): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    return (err as { code?: string; message?: string }).code ?? (err as Error).message;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export const workloadName = (i: number) => `wl-${String(i).padStart(4, '0')}`;
+
+export async function runFailover(options: FailoverOptions): Promise<FailoverResult> {
+  const { progress } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'runai-failover-'));
+  const schema = `failover_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: FAILOVER_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const kube = await startFakeKube({ historyLimit: 100_000 });
+  const slack = await SlackSimulator.start();
+  const accepted: Accepted[] = [];
+  const unhook = slack.onAccept((call) => record(call, accepted));
+  slack.enforcePerChannelRate(1);
+  kube.addNamespace(LEASE_NAMESPACE);
+  kube.addNamespace(NAMESPACE, { 'runai/queue': PROJECT });
+  for (let i = 0; i < options.owners; i++) slack.addUser({ id: ownerSlackId(i), name: ownerUser(i), email: `${ownerUser(i)}@example.org`, real_name: `User ${i}` });
+  const workloads = Array.from({ length: options.workloads }, (_, i) => ({ name: workloadName(i), owner: i % options.owners }));
+  for (const w of workloads) {
+    kube.apply(workloadCr('TrainingWorkload', NAMESPACE, PROJECT, w.name, ownerUser(w.owner)));
+    kube.apply(runningPod(NAMESPACE, PROJECT, w.name, 0, ownerUser(w.owner), false));
+  }
+
+  const config = {
+    slack: { mode: 'socket' },
+    owners: { emailDomain: 'example.org' },
+    cluster: { mode: 'watch' },
+    alerts: { burstWindow: options.burstWindow },
+    log: { level: options.logLevel ?? 'info' },
+    ha: { enabled: true, leaseDurationSeconds: options.leaseDurationSeconds },
+  };
+  // search_path through the connection's options: every replica's tables live in this schema.
+  const databaseUrl = `${FAILOVER_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const kubeconfig = kube.writeKubeconfig(dir);
+  const replicas: Replica[] = [];
+  const owed: Owed[] = [];
+  let failoverS = Number.NaN;
+  let killed = '';
+  let survivor = '';
+  let readyAtEnd = false;
+  let killedAt: number | undefined;
+  let disarm: (() => void) | undefined;
+  let killedAfterAccept = false;
+  try {
+    for (const name of ['bot-a', 'bot-b']) {
+      const opsPort = await freePort();
+      const env = {
+        ...process.env,
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_APP_TOKEN: slack.appToken,
+        SLACK_API_URL: slack.apiUrl,
+        KUBECONFIG: kubeconfig,
+        DATABASE_URL: databaseUrl,
+        POD_NAME: name,
+        POD_NAMESPACE: LEASE_NAMESPACE,
+      };
+      // One config but for ops.port: both replicas run on this host.
+      const own = join(dir, `${name}.yml`);
+      writeFileSync(own, YAML.stringify({ ...config, ops: { port: opsPort } }));
+      const replica = new Replica(name, options.cli, own, env, join(dir, `${name}.log`), opsPort);
+      replicas.push(replica);
+      replica.start();
+      if (!(await replica.waitReady(READY_WAIT_MS))) throw new Error(`${name} did not become ready within ${READY_WAIT_MS / 1000} s; see ${replica.logPath}`);
+    }
+    const leaders = await Promise.all(replicas.map((r) => r.leading()));
+    const leaderAt = leaders.indexOf(true);
+    if (leaderAt < 0 || leaders.filter(Boolean).length !== 1) throw new Error(`expected one leader, /readyz says ${JSON.stringify(leaders)}`);
+    const leader = replicas[leaderAt];
+    const follower = replicas[1 - leaderAt];
+    killed = leader.name;
+    survivor = follower.name;
+    const failing = workloads.slice(0, options.failures ?? workloads.length);
+    const { killAtMs } = options;
+    progress(`${leader.name} leads, ${follower.name} follows; failing ${failing.length} of ${workloads.length} workloads (${options.owners} owners) over ${options.streamMs / 1000} s${killAtMs === undefined ? '' : `, SIGKILL of the leader at ${killAtMs / 1000} s`}`);
+
+    const killLeader = (why: string) => {
+      if (killedAt !== undefined) return;
+      killedAt = leader.kill();
+      progress(`SIGKILL ${leader.name} (${why})`);
+      void waitLeading(follower, killedAt).then((s) => {
+        failoverS = s;
+        progress(`${follower.name} leads ${s.toFixed(2)} s after the kill`);
+      });
+    };
+    let armed = false;
+    const started = Date.now();
+    const gap = options.streamMs / failing.length;
+    for (let i = 0; i < failing.length; i++) {
+      const wait = started + i * gap - Date.now();
+      if (wait > 0) await sleep(wait);
+      if (killAtMs !== undefined && !armed && Date.now() - started >= killAtMs) {
+        armed = true;
+        // Only the leader sends, so the next post Slack accepts is the leader's.
+        if (options.killOnAccept) {
+          disarm = slack.onAccept((call) => {
+            if (call.method !== 'chat.postMessage' || killedAt !== undefined) return;
+            killedAfterAccept = true;
+            killLeader('right after Slack accepted its post');
+          });
+        } else killLeader('mid-stream');
+      }
+      owed.push(fail(kube, failing[i].name, ownerSlackId(failing[i].owner)));
+    }
+    if (killAtMs !== undefined) {
+      // An armed kill whose post never came strikes now, so every run has its failover.
+      for (let waited = 0; killedAt === undefined && waited < 5000; waited += 100) await sleep(100);
+      killLeader('at the end of the stream');
+    }
+    const deadline = Date.now() + (options.drainMs ?? 60_000);
+    while ((assess(owed, accepted).lost.length || (killAtMs !== undefined && Number.isNaN(failoverS))) && Date.now() < deadline) await sleep(500);
+    // A little longer, so a late duplicate is counted too.
+    await sleep(3000);
+    readyAtEnd = await follower.waitReady(10_000);
+  } finally {
+    disarm?.();
+    unhook();
+    await Promise.all(replicas.map((r) => r.stop()));
+    await slack.close();
+    await kube.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await admin.end();
+  }
+  const assessment = assess(owed, accepted);
+  const latencies = owed.flatMap((o) => {
+    const told = assessment.firstToldAt.get(o.name);
+    return told === undefined ? [] : [told - o.atMs];
+  });
+  const failed = assessment.lost.length > 0 || assessment.duplicates > (options.killAtMs === undefined ? 0 : 1) || assessment.crosstalk.length > 0 || (options.killAtMs !== undefined && Number.isNaN(failoverS));
+  if (!failed) rmSync(dir, { recursive: true, force: true });
+  return {
+    assessment,
+    owed: owed.length,
+    failoverS,
+    latencyP50Ms: percentile(latencies, 50),
+    latencyP99Ms: percentile(latencies, 99),
+    killed,
+    survivor,
+    readyAtEnd,
+    killedAfterAccept,
+    acceptedBeforeKill: accepted.filter((a) => killedAt !== undefined && a.atMs < killedAt).length,
+    acceptedAfterKill: accepted.filter((a) => killedAt !== undefined && a.atMs >= killedAt).length,
+    dir,
+  };
+}
+
+async function waitLeading(replica: Replica, sinceMs: number): Promise<number> {
+  for (;;) {
+    if (await replica.leading()) return (Date.now() - sinceMs) / 1000;
+    await sleep(100);
+  }
+}
+
+/** The cluster makes the transition: the pod fails with a log, then the workload's phase. */
+function fail(kube: Awaited<ReturnType<typeof startFakeKube>>, name: string, slackUser: string): Owed {
+  const pod = `${name}-0-0`;
+  kube.appendLog(NAMESPACE, pod, name, failingLog(40));
+  kube.patch({ kind: 'Pod', namespace: NAMESPACE, name: pod }, (obj) => {
+    const status = obj.status as { phase: string; containerStatuses: Array<Record<string, unknown>> };
+    status.phase = 'Failed';
+    status.containerStatuses[0].ready = false;
+    status.containerStatuses[0].state = { terminated: { exitCode: 1, reason: 'Error', finishedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+  });
+  kube.setPhase('TrainingWorkload', NAMESPACE, name, 'Failed');
+  // Like the simulated Slack, a DM's id is the user's with D for U.
+  return { name, conversation: `D${slackUser.slice(1)}`, atMs: Date.now() };
+}
+
+function record(call: RecordedCall, into: Accepted[]): void {
+  if (call.method !== 'chat.postMessage' && call.method !== 'chat.update') return;
+  const response = call.response as Record<string, unknown>;
+  into.push({
+    method: call.method,
+    channel: String(response.channel),
+    ts: String(response.ts),
+    content: `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`,
+    atMs: call.at.getTime(),
+  });
+}
+
+class Replica {
+  private child?: ChildProcess;
+
+  constructor(
+    readonly name: string,
+    private readonly cli: string,
+    private readonly config: string,
+    private readonly env: NodeJS.ProcessEnv,
+    readonly logPath: string,
+    private readonly opsPort: number,
+  ) {}
+
+  start(): void {
+    const log = openSync(this.logPath, 'a');
+    this.child = spawn(process.execPath, [this.cli, 'start', '--config', this.config], { env: this.env, stdio: ['ignore', log, log] });
+    closeSync(log);
+  }
+
+  /** SIGKILL; returns when (Date.now()). */
+  kill(): number {
+    const at = Date.now();
+    this.child?.kill('SIGKILL');
+    return at;
+  }
+
+  private async readyz(): Promise<{ status: number; body: { leader?: boolean } } | undefined> {
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.opsPort}/readyz`, { signal: AbortSignal.timeout(2000) });
+      return { status: response.status, body: (await response.json()) as { leader?: boolean } };
+    } catch {
+      return undefined; // not listening (starting, or killed)
+    }
+  }
+
+  async leading(): Promise<boolean> {
+    return (await this.readyz())?.body.leader === true;
+  }
+
+  async waitReady(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.readyz())?.status === 200) return true;
+      await sleep(250);
+    }
+    return false;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const cut = setTimeout(() => child.kill('SIGKILL'), 12_000);
+    await exited;
+    clearTimeout(cut);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
