@@ -423,7 +423,8 @@ class Supervisor {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the bot's ops port, chosen before the bot starts). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

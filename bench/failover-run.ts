@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import { startFakeKube } from '../src/sim/kube-apiserver.js';
 import { SlackSimulator, type RecordedCall } from '../src/sim/slack.js';
 import { assess, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
 import { ownerSlackId, ownerUser } from './chaos-plan.js';
+import { freePort, sleep } from './chaos-run.js';
 import { runningPod, workloadCr } from './cluster.js';
 import { failingLog } from './noisy-log.js';
 import { percentile } from './figures.js';
@@ -323,16 +323,4 @@ class Replica {
     await exited;
     clearTimeout(cut);
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
