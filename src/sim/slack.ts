@@ -5,9 +5,10 @@
  * renders what the bot posted.
  *
  * Protocol, limits and traps: as Slack documents them (Web API, Socket Mode, rate tiers).
- * Deliberate differences from real Slack: blocks without a `text` fallback are refused (`missing_text_fallback`), where
- * Slack only warns; message text over 40,000 characters is refused (`msg_too_long`), where
- * Slack truncates; the bot may post to any known channel without joining it.
+ * Deliberate differences from real Slack: blocks without a `text` fallback are refused
+ * (`missing_text_fallback`), where Slack only warns; message text over 40,000 characters is
+ * refused (`msg_too_long`), where Slack truncates; the bot may post to any known channel
+ * without joining it.
  */
 import { EventEmitter, once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
