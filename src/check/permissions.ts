@@ -15,7 +15,11 @@ export interface Permission {
   subresource?: string;
   /** Undefined: cluster-wide. */
   namespace?: string;
+  /** One object by name (RBAC resourceNames), e.g. the HA Lease. */
+  name?: string;
   why: string;
+  /** How to grant it, when not by the ClusterRole. */
+  fix?: string;
 }
 
 const WORKLOAD_VERBS = [
@@ -45,9 +49,24 @@ export function requiredPermissions(workloadPlurals: readonly string[], group: s
   ];
 }
 
+export const LEASE_ROLE_FIX = "grant it with the Role and RoleBinding of deploy/ha/ (kubectl apply -k deploy/ha/), in the Lease's namespace";
+
+/**
+ * With ha.enabled, the Lease that elects the one sender (src/cluster/lease.ts): read and renew
+ * that one Lease, and create it the first time (create cannot be limited to one name in RBAC).
+ */
+export function leasePermissions(lease: { namespace: string; name: string }): Permission[] {
+  const on = { group: 'coordination.k8s.io', resource: 'leases', namespace: lease.namespace, fix: LEASE_ROLE_FIX };
+  return [
+    { ...on, verb: 'get', name: lease.name, why: 'to see which replica leads' },
+    { ...on, verb: 'update', name: lease.name, why: 'to take and renew the lead' },
+    { ...on, verb: 'create', why: 'to create the Lease the first time' },
+  ];
+}
+
 /** "get pods/log", "watch trainingworkloads.run.ai in runai-vision": how kubectl auth can-i names it. */
 export function permissionLabel(p: Permission): string {
-  const resource = `${p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.group ? `.${p.group}` : ''}`;
+  const resource = `${p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.group ? `.${p.group}` : ''}${p.name ? `/${p.name}` : ''}`;
   return `${p.verb} ${resource}${p.namespace ? ` in ${p.namespace}` : ''}`;
 }
 
@@ -61,5 +80,5 @@ export function permissionRow(p: Permission, answer: AccessAnswer): CheckRow {
   const label = permissionLabel(p);
   if (answer.allowed) return pass(label, `allowed (${p.why})`);
   const reason = answer.reason ? ` (${answer.reason})` : '';
-  return fail(label, `denied${reason}: the bot needs it ${p.why}; ${CLUSTERROLE_FIX}`);
+  return fail(label, `denied${reason}: the bot needs it ${p.why}; ${p.fix ?? CLUSTERROLE_FIX}`);
 }

@@ -69,7 +69,7 @@ export function accessReviewer(kubeConfig: KubeConfig): (p: Permission) => Promi
         body: {
           apiVersion: 'authorization.k8s.io/v1',
           kind: 'SelfSubjectAccessReview',
-          spec: { resourceAttributes: { verb: p.verb, group: p.group, resource: p.resource, subresource: p.subresource, namespace: p.namespace } },
+          spec: { resourceAttributes: { verb: p.verb, group: p.group, resource: p.resource, subresource: p.subresource, namespace: p.namespace, name: p.name } },
         },
       });
       return { allowed: review.status?.allowed === true, reason: review.status?.reason || undefined };

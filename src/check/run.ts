@@ -6,11 +6,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster/kinds.js';
-import { slackSecretProblems, type Config } from '../config.js';
+import { haLease, slackSecretProblems, type Config } from '../config.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { channelRows } from './channels.js';
 import { maintenanceRow } from './maintenance.js';
-import { permissionRow, requiredPermissions } from './permissions.js';
+import { leasePermissions, permissionRow, requiredPermissions } from './permissions.js';
 import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackChannelFacts, slackSocketModeOpen } from './probes.js';
 import { fail, pass, type CheckRow } from './report.js';
 import { scopeRows } from './scopes.js';
@@ -71,7 +71,9 @@ async function clusterRows(config: Config, options: CheckOptions): Promise<Check
     rows.push(fail('Run:ai workload kinds', (err as Error).message));
   }
   const review = accessReviewer(kubeConfig);
-  for (const permission of requiredPermissions(plurals, RUNAI_GROUP, config.cluster.namespaces)) {
+  const lease = haLease(config);
+  const permissions = [...requiredPermissions(plurals, RUNAI_GROUP, config.cluster.namespaces), ...(lease ? leasePermissions(lease) : [])];
+  for (const permission of permissions) {
     try {
       rows.push(permissionRow(permission, await review(permission)));
     } catch (err) {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadKubeConfig } from '../../src/app.js';
 import { maintenanceRow } from '../../src/check/maintenance.js';
-import { permissionLabel, permissionRow, requiredPermissions } from '../../src/check/permissions.js';
+import { leasePermissions, permissionLabel, permissionRow, requiredPermissions } from '../../src/check/permissions.js';
 import { allOk, fail, formatTable, pass } from '../../src/check/report.js';
 import { runChecks } from '../../src/check/run.js';
 import { scopeRows } from '../../src/check/scopes.js';
@@ -70,6 +70,19 @@ describe('the check table', () => {
     expect(row.ok).toBe(false);
     expect(row.detail).toContain('denied (no RBAC policy matched)');
     expect(row.detail).toContain('deploy/base/clusterrole.yaml');
+  });
+
+  it('with ha.enabled, asks for get and update on the one Lease and create on Leases, and names the Role that grants them', () => {
+    const lease = leasePermissions({ namespace: 'runai-slack-bot', name: 'runai-slack-bot-leader' });
+    expect(lease.map(permissionLabel)).toEqual([
+      'get leases.coordination.k8s.io/runai-slack-bot-leader in runai-slack-bot',
+      'update leases.coordination.k8s.io/runai-slack-bot-leader in runai-slack-bot',
+      'create leases.coordination.k8s.io in runai-slack-bot',
+    ]);
+    const row = permissionRow(lease[1], { allowed: false });
+    expect(row.ok).toBe(false);
+    expect(row.detail).toContain('deploy/ha/');
+    expect(row.detail).not.toContain('clusterrole');
   });
 
   it('counts the upcoming windows of a readable feed and refuses one that is not a calendar', () => {
