@@ -4,6 +4,7 @@
  * explicit config first, then an email lookup; it never guesses a person.
  */
 import type { PreferenceStore } from '../store/port.js';
+import { SlackSendError } from './outbox.js';
 
 /** The Slack calls this module needs (a WebClient satisfies it). */
 export interface SlackDirectory {
@@ -22,6 +23,13 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
 export class OwnerDirectory {
+  /**
+   * Until when Slack asked (429, Retry-After) that users.lookupByEmail be left alone. One answer
+   * pauses every lookup, not just the message that met it: a burst of new owners otherwise asks
+   * again for each queued message and turns one 429 into thousands.
+   */
+  private lookupsPausedUntil = 0;
+
   constructor(
     private readonly config: OwnerConfig,
     private readonly slack: SlackDirectory,
@@ -52,9 +60,20 @@ export class OwnerDirectory {
     const cached = await this.store.cachedSlackUser(email);
     const age = cached ? this.now().getTime() - Date.parse(cached.lookedUpAt) : Infinity;
     if (cached && age < (cached.userId ? FOUND_TTL_MS : NOT_FOUND_TTL_MS)) return cached.userId ?? undefined;
-    const userId = await this.slack.lookupByEmail(email);
+    const userId = await this.lookUp(email);
     await this.store.cacheSlackUser(email, userId ?? null, this.now());
     return userId;
+  }
+
+  private async lookUp(email: string): Promise<string | undefined> {
+    const waitMs = this.lookupsPausedUntil - this.now().getTime();
+    if (waitMs > 0) throw new SlackSendError('users.lookupByEmail is rate limited', false, waitMs, 'ratelimited');
+    try {
+      return await this.slack.lookupByEmail(email);
+    } catch (err) {
+      if (err instanceof SlackSendError && err.retryAfterMs !== undefined) this.lookupsPausedUntil = this.now().getTime() + err.retryAfterMs;
+      throw err;
+    }
   }
 
   /**
