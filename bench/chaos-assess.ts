@@ -3,6 +3,7 @@
  * every workload's failure or stop told to the right place, was anything told twice, did any
  * message name someone else's workload. Pure: takes the owed alerts and the accepted calls.
  */
+import type { RecordedCall } from '../src/sim/slack.js';
 import { WORKLOAD_NAME } from './chaos-plan.js';
 
 export interface Owed {
@@ -116,4 +117,17 @@ export function assess(owed: Owed[], accepted: Accepted[]): Assessment {
     summarized,
     firstToldAt,
   };
+}
+
+/** Keeps a message Slack accepted (a post or an edit), as the assessment reads it. */
+export function recordAccepted(call: RecordedCall, into: Accepted[]): void {
+  if (call.method !== 'chat.postMessage' && call.method !== 'chat.update') return;
+  const response = call.response as Record<string, unknown>;
+  into.push({
+    method: call.method,
+    channel: String(response.channel),
+    ts: String(response.ts),
+    content: `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`,
+    atMs: call.at.getTime(),
+  });
 }

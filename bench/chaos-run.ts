@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import YAML from 'yaml';
 import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
-import { SlackSimulator, type RecordedCall } from '../src/sim/slack.js';
-import { assess, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
+import { SlackSimulator } from '../src/sim/slack.js';
+import { assess, recordAccepted, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
 import { ghostUser, ownerSlackId, ownerUser, projectChannel, projectName, type ChaosPlan, type FaultName, type PlannedWorkload } from './chaos-plan.js';
 import { runningPod, workloadCr } from './cluster.js';
 import { failingLog } from './noisy-log.js';
@@ -63,7 +63,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const kube = await startFakeKube({ historyLimit: 100_000 });
   const slack = await SlackSimulator.start();
   const accepted: Accepted[] = [];
-  const unhook = slack.onAccept((call) => record(call, accepted));
+  const unhook = slack.onAccept((call) => recordAccepted(call, accepted));
   slack.enforcePerChannelRate(1);
 
   for (let i = 0; i < sizes.owners; i++) slack.addUser({ id: ownerSlackId(i), name: ownerUser(i), email: `${ownerUser(i)}@${EMAIL_DOMAIN}`, real_name: `User ${i}` });
@@ -237,18 +237,6 @@ function transition(kube: FakeKube, w: PlannedWorkload): Owed {
   // Like the simulated Slack, a DM's id is the user's with D for U; a ghost's goes to its workload's project.
   const project = Number(w.project.slice('proj'.length));
   return { name: w.name, conversation: w.slackUser ? `D${w.slackUser.slice(1)}` : projectChannel(project), atMs: Date.now() };
-}
-
-function record(call: RecordedCall, into: Accepted[]): void {
-  if (call.method !== 'chat.postMessage' && call.method !== 'chat.update') return;
-  const response = call.response as Record<string, unknown>;
-  into.push({
-    method: call.method,
-    channel: String(response.channel),
-    ts: String(response.ts),
-    content: `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`,
-    atMs: call.at.getTime(),
-  });
 }
 
 interface FaultContext {

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import YAML from 'yaml';
 import { startFakeKube } from '../src/sim/kube-apiserver.js';
-import { SlackSimulator, type RecordedCall } from '../src/sim/slack.js';
-import { assess, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
+import { SlackSimulator } from '../src/sim/slack.js';
+import { assess, recordAccepted, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
 import { ownerSlackId, ownerUser } from './chaos-plan.js';
 import { freePort, sleep } from './chaos-run.js';
 import { runningPod, workloadCr } from './cluster.js';
@@ -100,7 +100,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   const kube = await startFakeKube({ historyLimit: 100_000 });
   const slack = await SlackSimulator.start();
   const accepted: Accepted[] = [];
-  const unhook = slack.onAccept((call) => record(call, accepted));
+  const unhook = slack.onAccept((call) => recordAccepted(call, accepted));
   slack.enforcePerChannelRate(1);
   kube.addNamespace(LEASE_NAMESPACE);
   kube.addNamespace(NAMESPACE, { 'runai/queue': PROJECT });
@@ -253,18 +253,6 @@ function fail(kube: Awaited<ReturnType<typeof startFakeKube>>, name: string, sla
   kube.setPhase('TrainingWorkload', NAMESPACE, name, 'Failed');
   // Like the simulated Slack, a DM's id is the user's with D for U.
   return { name, conversation: `D${slackUser.slice(1)}`, atMs: Date.now() };
-}
-
-function record(call: RecordedCall, into: Accepted[]): void {
-  if (call.method !== 'chat.postMessage' && call.method !== 'chat.update') return;
-  const response = call.response as Record<string, unknown>;
-  into.push({
-    method: call.method,
-    channel: String(response.channel),
-    ts: String(response.ts),
-    content: `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`,
-    atMs: call.at.getTime(),
-  });
 }
 
 class Replica {
