@@ -62,7 +62,13 @@ export interface PodInfo {
 }
 
 export interface Workload {
+  /** The Kubernetes metadata.uid: unique within its cluster only. Keys use workloadId(). */
   uid: string;
+  /**
+   * The configured name of the cluster it runs in (`clusters[].name`); undefined when the bot
+   * watches one cluster configured the old way (`cluster:` only), so every key stays as it was.
+   */
+  cluster?: string;
   kind: WorkloadKind;
   apiVersion: string;
   name: string;
@@ -86,6 +92,16 @@ export interface Workload {
   phaseMessage?: string;
   pods: PodInfo[];
   resourceVersion?: string;
+}
+
+/**
+ * The bot's identity for a workload: `<cluster>/<uid>` when it runs in a named cluster, the bare
+ * uid otherwise. Every ledger key, cache key, store row and button value uses it, so the same
+ * uid (or name) in two clusters never collides, and a single-cluster store from before
+ * `clusters:` existed keeps its keys. `/` cannot occur in a Kubernetes uid or a cluster name.
+ */
+export function workloadId(workload: { uid: string; cluster?: string }): string {
+  return workload.cluster ? `${workload.cluster}/${workload.uid}` : workload.uid;
 }
 
 /** A change of lifecycle state noticed by the bot. */
