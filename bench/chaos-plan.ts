@@ -4,6 +4,7 @@
  * and when each fault starts and ends. Pure: the same seed gives the same plan, so a failing run
  * can be replayed with `--seed`.
  */
+import { prng } from './prng.js';
 
 export interface ChaosSizes {
   label: 'full' | 'short';
@@ -111,21 +112,6 @@ export const projectChannel = (i: number) => `CPROJ${i}`;
 export const WORKLOAD_NAME = /\bwl-\d{4}\b/g;
 
 const KINDS = ['TrainingWorkload', 'TrainingWorkload', 'TrainingWorkload', 'InteractiveWorkload', 'DistributedWorkload'];
-
-/**
- * mulberry32: a seeded PRNG in five lines. Hand-rolled because Math.random cannot be seeded and
- * the plan must replay exactly from a printed seed; its statistical quality is plenty for this.
- */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function planChaos(sizes: ChaosSizes, seed: number): ChaosPlan {
   const random = prng(seed);

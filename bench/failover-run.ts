@@ -20,6 +20,7 @@ import { freePort, sleep } from './chaos-run.js';
 import { runningPod, workloadCr } from './cluster.js';
 import { failingLog } from './noisy-log.js';
 import { percentile } from './figures.js';
+import { postgresUnavailable as probe } from './postgres-probe.js';
 
 /** The PostgreSQL the harness makes its schema in (as the tests: trust auth on 127.0.0.1). */
 export const FAILOVER_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -74,19 +75,8 @@ const PROJECT = 'ha';
 const NAMESPACE = `runai-${PROJECT}`;
 const READY_WAIT_MS = 60_000;
 
-/** Why PostgreSQL cannot be used, or undefined when it can. */
-export async function postgresUnavailable(url = FAILOVER_DATABASE_URL): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (err) {
-    return (err as { code?: string; message?: string }).code ?? (err as Error).message;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+/** Why the failover run's PostgreSQL cannot be used, or undefined when it can. */
+export const postgresUnavailable = (url = FAILOVER_DATABASE_URL): Promise<string | undefined> => probe(url);
 
 export const workloadName = (i: number) => `wl-${String(i).padStart(4, '0')}`;
 

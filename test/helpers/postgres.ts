@@ -5,22 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { postgresUnavailable as probe } from '../../bench/postgres-probe.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Why PostgreSQL cannot be used, or undefined when it can. */
-export async function postgresUnavailable(url = TEST_DATABASE_URL): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (err) {
-    return (err as { code?: string; message?: string }).code ?? (err as Error).message;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+/** Why the test server cannot be used, or undefined when it can. */
+export const postgresUnavailable = (url = TEST_DATABASE_URL): Promise<string | undefined> => probe(url);
 
 export interface TestSchema {
   url: string;

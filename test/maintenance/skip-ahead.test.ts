@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ICAL from 'ical.js';
+import { prng } from '../../bench/prng.js';
 import { expansionFrom } from '../../src/maintenance/expand.js';
 import { normalizeFeedText } from '../../src/maintenance/feed-text.js';
 import { parseFeed } from '../../src/maintenance/parse.js';
@@ -142,18 +143,6 @@ function corpusCases(): Case[] {
   return cases;
 }
 
-/** mulberry32: a seeded generator, so a failing rule can be reproduced (fast-check is not installed). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -239,7 +228,7 @@ describe('the skip-ahead helpers against plain ical.js expansion', () => {
 
   it('give the same instances as an unpatched expansion for 150 generated rules', () => {
     const before = skipAheadFallbacks();
-    const random = seeded(20261130);
+    const random = prng(20261130);
     let compared = 0;
     for (let n = 0; n < 150; n++) compared += expectSameInstances(randomCase(random, n));
     expect(compared).toBeGreaterThan(3_000);
