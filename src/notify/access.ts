@@ -76,8 +76,14 @@ export function ownsWorkload(identities: ReadonlySet<string>, owner: string | un
 
 /** Membership lists change rarely; a few minutes of staleness saves a Slack call per click. */
 export const MEMBERSHIP_TTL_MS = 5 * 60_000;
+/**
+ * At most this many facts are kept. One is kept per person who clicked or asked, so a large
+ * workspace would otherwise grow the cache for as long as the bot runs.
+ */
+export const MEMBERSHIP_CACHE_MAX = 10_000;
 
 export class WorkloadAccess {
+  /** In the order the facts were read (a re-read moves to the end), so the oldest are first. */
   private readonly cache = new Map<string, { value: unknown; at: number }>();
 
   constructor(
@@ -130,11 +136,26 @@ export class WorkloadAccess {
     if (hit && now - hit.at < MEMBERSHIP_TTL_MS) return hit.value as T;
     try {
       const value = await lookup();
-      this.cache.set(what, { value, at: now });
+      this.remember(what, value, now);
       return value;
     } catch (err) {
       this.onLookupError(what, err);
       return undefined;
     }
+  }
+
+  /** Keeps the newest facts: drops the expired ones (all at the front) and, past the cap, the oldest. */
+  private remember(what: string, value: unknown, now: number): void {
+    this.cache.delete(what);
+    this.cache.set(what, { value, at: now });
+    for (const [key, entry] of this.cache) {
+      if (this.cache.size <= MEMBERSHIP_CACHE_MAX && now - entry.at < MEMBERSHIP_TTL_MS) break;
+      this.cache.delete(key);
+    }
+  }
+
+  /** How many facts are held (for tests and gauges). */
+  get cachedFacts(): number {
+    return this.cache.size;
   }
 }

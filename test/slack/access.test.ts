@@ -1,6 +1,7 @@
 import {
   accessReason,
   channelGrantsMembership,
+  MEMBERSHIP_CACHE_MAX,
   MEMBERSHIP_TTL_MS,
   userMayJoinByChannel,
   WorkloadAccess,
@@ -79,6 +80,20 @@ describe('WorkloadAccess', () => {
     now = new Date(now.getTime() + MEMBERSHIP_TTL_MS + 1);
     await access.isProjectMember('U0CHAN', 'vision');
     expect(asked).toEqual({ groups: 2, channels: 2 });
+  });
+
+  it('keeps at most MEMBERSHIP_CACHE_MAX facts, dropping expired ones first and then the oldest', async () => {
+    let now = new Date('2026-11-29T10:00:00Z');
+    const people = Array.from({ length: MEMBERSHIP_CACHE_MAX + 50 }, (_, i) => `U0P${i}`);
+    const { source } = directory({ S0VISION: [] }, { C0VISION: people });
+    const access = new WorkloadAccess(config, source, () => now);
+    // Each person by channel leaves one fact about them (plus the channel's info and member list).
+    for (const user of people) expect(await access.isProjectMember(user, 'vision')).toBe(true);
+    expect(access.cachedFacts).toBe(MEMBERSHIP_CACHE_MAX);
+    now = new Date(now.getTime() + MEMBERSHIP_TTL_MS + 1);
+    await access.isProjectMember('U0P0', 'vision');
+    // Everything older than the TTL went with the next read; only what that read asked is left.
+    expect(access.cachedFacts).toBe(4);
   });
 
   it('treats a failed lookup as not a member, reports it, and does not cache it', async () => {
