@@ -143,6 +143,8 @@ export interface UserSettings {
 /** One alert folded into a burst (src/notify/burst.ts). */
 export interface BurstEntry {
   key: string;
+  /** The workload's named cluster (Workload.cluster): absent with one cluster, and in entries stored before clusters had names. */
+  cluster?: string;
   owner: string;
   namespace: string;
   name: string;

@@ -214,7 +214,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     ? whileFollowing(leadership, FEED_MIRROR_MS, () => maintenance.loadLastGood(), 'read the maintenance feed\'s last good copy from the store', log)
     : undefined;
 
-  registerListeners(slackApp.app, { config, store, reconciler, reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
+  // One cluster until `clusters:` is wired: no cluster names, and its one reader for every workload.
+  registerListeners(slackApp.app, { config, store, reconciler, clusterNames: [], readerFor: () => reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
   slackApp.app.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });

@@ -3,10 +3,11 @@
  * fallback, stays inside Block Kit's limits, and shows cluster text only escaped (names) or
  * redacted and escaped (log lines, by the triage module).
  */
-import type { ContainerTermination, LifecycleState, Workload } from '../model.js';
+import { workloadId, type ContainerTermination, type LifecycleState, type Workload } from '../model.js';
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { TriageResult } from '../triage/index.js';
 import { ACTION } from './ids.js';
+import { clusterField, clusterNote, onCluster } from './cluster.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, plain, truncate } from './mrkdwn.js';
 import { context, fields, header, LIMITS, section, type ActionsBlock, type Block, type Button, type SlackMessage } from './blocks.js';
 
@@ -65,9 +66,13 @@ function escapedCodeBlock(title: string, escapedText: string): Block {
   return section(`${title}\n\`\`\`${body || ' '}\`\`\``);
 }
 
-/** Identifiers only: permission is checked again when the button is clicked. */
-export function workloadRef(w: Pick<Workload, 'namespace' | 'name' | 'uid'>): string {
-  return JSON.stringify({ ns: w.namespace, name: w.name, uid: w.uid });
+/**
+ * Identifiers only: permission is checked again when the button is clicked. `uid` holds
+ * workloadId(): `cluster/uid` for a workload of a named cluster, the bare uid otherwise (the
+ * value buttons always carried), so a button finds its workload in the right cluster.
+ */
+export function workloadRef(w: Pick<Workload, 'namespace' | 'name' | 'uid' | 'cluster'>): string {
+  return JSON.stringify({ ns: w.namespace, name: w.name, uid: workloadId(w) });
 }
 
 export function describeTermination(t: ContainerTermination | undefined): string | undefined {
@@ -91,7 +96,7 @@ function alertButtons(alert: WorkloadAlert): ActionsBlock {
       type: 'button',
       action_id: ACTION.muteProject,
       text: plain(`Mute ${alert.workload.project} for a day`, LIMITS.buttonText),
-      value: JSON.stringify({ project: alert.workload.project, ns: alert.workload.namespace, name: alert.workload.name, uid: alert.workload.uid }),
+      value: JSON.stringify({ project: alert.workload.project, ns: alert.workload.namespace, name: alert.workload.name, uid: workloadId(alert.workload) }),
     },
   ];
   const link = runaiUiLink(alert.uiUrl, alert.workload);
@@ -116,9 +121,10 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const blocks: Block[] = [header(`${w.name} ${verb}`.slice(0, LIMITS.header))];
   if (alert.ownerNote) blocks.push(context(forMrkdwn(alert.ownerNote)));
   blocks.push(
-    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* is *${state}*: ${guide.meaning}.`),
+    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}*${onCluster(w)} is *${state}*: ${guide.meaning}.`),
     fields([
       ['Workload', forInlineCode(`${w.namespace}/${w.name}`)],
+      clusterField(w),
       ['Project', forMrkdwn(w.project)],
       ['Kind', forMrkdwn(w.kind)],
       ['Run:ai phase', w.phase ? forMrkdwn(w.phase) : undefined],
@@ -156,7 +162,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
 
 export function alertFallbackText(alert: WorkloadAlert): string {
   const { workload: w, state, triage } = alert;
-  const head = `${w.kind} ${w.name} (project ${w.project}) is ${state}: ${GUIDE[state].meaning}.`;
+  const head = `${w.kind} ${w.name} (project ${w.project}${clusterNote(w)}) is ${state}: ${GUIDE[state].meaning}.`;
   const error = triage?.firstError ? ` First error: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
   return forMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
 }

@@ -5,6 +5,7 @@ import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import type { BurstEntry, LifecycleState } from '../model.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
 import { forMrkdwn, forInlineCode, truncate } from './mrkdwn.js';
+import { qualifiedName } from './cluster.js';
 
 /** Counts per value, largest first: "gpu-17 (40), gpu-3 (3)". */
 export function tally(values: Array<string | undefined>, unknown = 'unknown'): Array<[string, number]> {
@@ -20,7 +21,8 @@ function entryLine(e: BurstEntry): string {
   const error = e.firstError ? ` ${forInlineCode(e.firstError, 160)}` : '';
   const category = e.categoryLabel ? ` _${forMrkdwn(e.categoryLabel)}_` : '';
   const node = e.node ? ` on ${forMrkdwn(e.node)}` : '';
-  return `• *${forMrkdwn(e.name)}* (${forMrkdwn(e.project)}) ${e.state.toLowerCase()}${node}${category}${error}`;
+  const cluster = e.cluster ? `, cluster ${forMrkdwn(e.cluster, 63)}` : '';
+  return `• *${forMrkdwn(e.name)}* (${forMrkdwn(e.project)}${cluster}) ${e.state.toLowerCase()}${node}${category}${error}`;
 }
 
 export function buildOwnerBurstMessage(entries: BurstEntry[]): SlackMessage {
@@ -51,13 +53,15 @@ export function buildOwnerBurstMessage(entries: BurstEntry[]): SlackMessage {
   const transient = entries.filter((e) => e.category === 'eviction' || e.category === 'scheduling').length;
   if (transient === entries.length) blocks.push(section(`:repeat: These look like evictions or scheduling problems. ${SAFE_RECOVERY.retryTransient}`));
   blocks.push(context(SAFE_RECOVERY.oneChange));
-  const names = entries.slice(0, 5).map((e) => e.name).join(', ');
+  const names = entries.slice(0, 5).map(qualifiedName).join(', ');
   return { text: forMrkdwn(`${entries.length} of your workloads changed state (${summary}): ${names}${entries.length > 5 ? ', …' : ''}`), blocks };
 }
 
 export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): SlackMessage {
   const owners = new Set(entries.map((e) => e.owner || '(no owner)')).size;
-  const nodes = tally(entries.map((e) => e.node), 'no node');
+  // Node names repeat across clusters: gpu-east's node-07 is not gpu-west's node-07.
+  const nodes = tally(entries.map((e) => (e.node && e.cluster ? `${e.cluster}/${e.node}` : e.node)), 'no node');
+  const clusters = entries.some((e) => e.cluster) ? tally(entries.map((e) => e.cluster), 'no cluster') : [];
   const categories = tally(entries.map((e) => e.categoryLabel ?? e.state));
   const projects = tally(entries.map((e) => e.project));
   const [topNode, topCount] = nodes[0];
@@ -72,6 +76,7 @@ export function buildOpsBurstMessage(entries: BurstEntry[], windowMs: number): S
     section(`*By node:* ${list(nodes)}`),
     section(`*By category:* ${list(categories)}`),
     section(`*By project:* ${list(projects)}`),
+    ...(clusters.length ? [section(`*By cluster:* ${list(clusters)}`)] : []),
     context('Each owner got one grouped message. The bot only reads the cluster; it changes nothing.'),
   ];
   return { text: forMrkdwn(`Burst: ${headline} within ${seconds} s`), blocks };

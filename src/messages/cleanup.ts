@@ -6,6 +6,7 @@
 import { GUIDE, SAFE_RECOVERY } from '../lifecycle/states.js';
 import { context, header, section, type Block, type SlackMessage } from './blocks.js';
 import { forMrkdwn, slackDate, truncate } from './mrkdwn.js';
+import { onCluster, qualifiedName } from './cluster.js';
 
 /** Listed by name; the rest are counted. 40 lines in sections of 10 stay far inside 50 blocks. */
 export const CLEANUP_LIST_MAX = 40;
@@ -25,6 +26,8 @@ export interface CleanupWorkload {
   name: string;
   project: string;
   state: string;
+  /** Its named cluster, when the bot watches several (store rows that record one). */
+  cluster?: string;
   /** ISO time it entered its state. */
   stateSince: string;
 }
@@ -40,7 +43,7 @@ export function buildCleanupDigest({ workloads, afterMs }: CleanupDigest): Slack
   const age = describeDuration(afterMs);
   const listed = workloads.slice(0, CLEANUP_LIST_MAX);
   const lines = listed.map(
-    (w) => `• *${forMrkdwn(truncate(w.name, NAME_MAX))}* in *${forMrkdwn(truncate(w.project, PROJECT_MAX))}*: ${forMrkdwn(w.state)} since ${since(w.stateSince)}`,
+    (w) => `• *${forMrkdwn(truncate(w.name, NAME_MAX))}* in *${forMrkdwn(truncate(w.project, PROJECT_MAX))}*${onCluster(w)}: ${forMrkdwn(w.state)} since ${since(w.stateSince)}`,
   );
   const count = workloads.length === 1 ? 'One of your workloads has' : `${workloads.length} of your workloads have`;
   const blocks: Block[] = [
@@ -50,7 +53,7 @@ export function buildCleanupDigest({ workloads, afterMs }: CleanupDigest): Slack
   for (let i = 0; i < lines.length; i += LINES_PER_SECTION) blocks.push(section(lines.slice(i, i + LINES_PER_SECTION).join('\n')));
   if (workloads.length > listed.length) blocks.push(context(`…and ${workloads.length - listed.length} more.`));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE.Completed.nextAction}\n${SAFE_RECOVERY.cleanup}`), context(NEVER_DELETES));
-  const names = listed.slice(0, 10).map((w) => w.name).join(', ') + (workloads.length > 10 ? ', …' : '');
+  const names = listed.slice(0, 10).map(qualifiedName).join(', ') + (workloads.length > 10 ? ', …' : '');
   return {
     text: forMrkdwn(`${count} sat Completed, Failed or Stopped for more than ${age}: ${names}. ${GUIDE.Completed.nextAction} ${NEVER_DELETES}`),
     blocks,

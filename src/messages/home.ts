@@ -8,6 +8,7 @@ import { STATE_ICON } from './alert.js';
 import { context, divider, header, section, type Block } from './blocks.js';
 import { ACTION } from './ids.js';
 import { forMrkdwn, forInlineCode, plain, slackDate } from './mrkdwn.js';
+import { onCluster } from './cluster.js';
 import { groupedWorkloadBlocks, relative, settingsMessage, windowLine } from './replies.js';
 
 export const RECENT_ALERTS_SHOWN = 10;
@@ -24,7 +25,7 @@ export interface SentRecord {
 export interface HomeInput {
   now: Date;
   workloads: Workload[];
-  alerts: Array<{ entry: SentRecord; workload?: { name: string; project: string } }>;
+  alerts: Array<{ entry: SentRecord; workload?: { name: string; project: string; cluster?: string } }>;
   /** Undefined: no maintenance calendar configured. */
   nextWindow: MaintenanceWindow | null | undefined;
   settings: UserSettings;
@@ -51,13 +52,13 @@ export function buildHomeView(input: HomeInput): HomeView {
   return { type: 'home', blocks: blocks.slice(0, MAX_HOME_BLOCKS) };
 }
 
-/** Ledger keys name what was said: `wl:<uid>:<State>` for a workload alert. */
+/** Ledger keys name what was said: `wl:<workloadId>:<State>` for a workload alert (workloadId: `[cluster/]uid`). */
 function alertLine({ entry, workload }: HomeInput['alerts'][number], now: Date): string {
   const when = `${slackDate(new Date(entry.sentAt), entry.sentAt)} (${relative(new Date(entry.sentAt), now)})`;
   const match = /^wl:[^:]+:(\w+)$/.exec(entry.key);
   if (match && workload) {
     const state = match[1] as LifecycleState;
-    return `${STATE_ICON[state] ?? ''} ${forInlineCode(workload.name, 120)} in ${forMrkdwn(workload.project)} was *${forMrkdwn(state)}*, ${when}`;
+    return `${STATE_ICON[state] ?? ''} ${forInlineCode(workload.name, 120)} in ${forMrkdwn(workload.project)}${onCluster(workload)} was *${forMrkdwn(state)}*, ${when}`;
   }
   return `${forMrkdwn(entry.key.startsWith('mw:') ? 'Maintenance reminder' : 'Message')}, ${when}`;
 }

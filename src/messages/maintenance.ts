@@ -8,6 +8,7 @@ import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js
 import type { DueReminder, MaintenanceWindow, Workload } from '../model.js';
 import { context, divider, header, section, type Block, type ContextBlock, type SlackMessage } from './blocks.js';
 import { forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
+import { onCluster, qualifiedName } from './cluster.js';
 
 export type { SlackMessage };
 
@@ -147,7 +148,7 @@ export function buildWindowMessage(r: DueReminder, ctx: MessageContext): SlackMe
 }
 
 function workloadLine(w: Workload): string {
-  return `• ${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)} (${forMrkdwn(w.kind)})`;
+  return `• ${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)}${onCluster(w)} (${forMrkdwn(w.kind)})`;
 }
 
 /** One DM for one owner, listing all their running workloads. */
@@ -163,7 +164,7 @@ export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[
   }
   if (shown.length < workloads.length) blocks.push(context(`…and ${workloads.length - shown.length} more.`));
   blocks.push(divider, adviceBlock(OWNER_ADVICE));
-  const text = `${forMrkdwn(title)}: ${workloads.slice(0, 5).map((w) => forMrkdwn(w.name)).join(', ')}${workloads.length > 5 ? ', …' : ''}`;
+  const text = `${forMrkdwn(title)}: ${workloads.slice(0, 5).map((w) => forMrkdwn(qualifiedName(w))).join(', ')}${workloads.length > 5 ? ', …' : ''}`;
   return { text, blocks };
 }
 

@@ -10,6 +10,7 @@ import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
 import { describeTermination, runaiUiLink, STATE_ICON } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
+import { clusterCode, clusterField, clusterNote, nameCode, onCluster, qualifiedName } from './cluster.js';
 
 /** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
 export function refusalMessage(name: string): SlackMessage {
@@ -29,8 +30,17 @@ export const USAGE_LINES: ReadonlyArray<[string, string]> = [
   ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
 ];
 
-export function usageMessage(problem?: string): SlackMessage {
-  const lines = USAGE_LINES.map(([usage, what]) => `\`${usage}\` ${what}`).join('\n');
+/** Shown only when the bot watches several clusters: how to name one. */
+export function clusterUsageLines(clusters: readonly string[]): Array<[string, string]> {
+  if (clusters.length < 2) return [];
+  return [
+    ['/runai status|logs|why CLUSTER/NAME', 'the workload in that cluster; also `CLUSTER/PROJECT/NAME` or `--cluster CLUSTER NAME`'],
+    ['', `clusters: ${clusters.map(clusterCode).join(', ')}`],
+  ];
+}
+
+export function usageMessage(problem?: string, clusters: readonly string[] = []): SlackMessage {
+  const lines = [...USAGE_LINES, ...clusterUsageLines(clusters)].map(([usage, what]) => (usage ? `\`${usage}\` ${what}` : what)).join('\n');
   const blocks: Block[] = [];
   if (problem) blocks.push(section(`:warning: ${problem}.`));
   blocks.push(section(`*What I can do*\n${lines}`));
@@ -42,6 +52,36 @@ export function ambiguousMessage(name: string, projects: string[]): SlackMessage
   const list = projects.map((p) => forInlineCode(p, 60)).join(', ');
   const text = `Several projects have a workload named ${forInlineCode(name, 100)}: ${list}. Add \`-p PROJECT\` to say which.`;
   return { text, blocks: [section(text)] };
+}
+
+/**
+ * A name that the asker may see in several clusters, for a command that acts on one (logs,
+ * why, mute): the choices, each as it can be typed, and the question which.
+ */
+export function ambiguousClusterMessage(verb: string, name: string, choices: string[]): SlackMessage {
+  const list = choices.map((c) => forInlineCode(c, 200)).join(', ');
+  const text = `${forInlineCode(name, 100)} exists in several clusters: ${list}. Which one? For example ${forInlineCode(`/runai ${verb} ${choices[0] ?? name}`, 260)}.`;
+  return { text, blocks: [section(text)] };
+}
+
+/** A cluster the config does not name: the ones it does, so the next try can succeed. */
+export function unknownClusterMessage(cluster: string, clusters: readonly string[]): SlackMessage {
+  const known = clusters.length > 1
+    ? `The clusters I watch are ${clusters.map(clusterCode).join(', ')}.`
+    : 'I watch one cluster only, so there is no need to name it.';
+  const text = `I don't know a cluster named ${forInlineCode(cluster, 63)}. ${known}`;
+  return { text, blocks: [section(`:warning: ${text}`)] };
+}
+
+/** Several status answers in one reply (one name in several clusters), divided, inside Slack's 50 blocks. */
+export function statusesMessage(messages: SlackMessage[]): SlackMessage {
+  const blocks: Block[] = [];
+  for (const m of messages) {
+    if (blocks.length + m.blocks.length + 1 > LIMITS.blocks) break;
+    if (blocks.length) blocks.push({ type: 'divider' });
+    blocks.push(...m.blocks);
+  }
+  return { text: truncate(messages.map((m) => m.text).join(' '), 3000), blocks };
 }
 
 export function failureMessage(what: string): SlackMessage {
@@ -59,7 +99,7 @@ export function newestFirst(a: Workload, b: Workload): number {
 
 export function workloadLine(w: Workload, now: Date): string {
   const age = w.createdAt ? `, created ${relative(new Date(w.createdAt), now)}` : '';
-  return `${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)} (${forMrkdwn(w.kind)}${w.degraded ? ', degraded' : ''}${age})`;
+  return `${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)}${onCluster(w)} (${forMrkdwn(w.kind)}${w.degraded ? ', degraded' : ''}${age})`;
 }
 
 /** Workload lines grouped by state, each group one section within the limits. */
@@ -110,10 +150,11 @@ export interface StatusView {
 export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem }: StatusView): SlackMessage {
   const guide = GUIDE[w.state];
   const blocks: Block[] = [
-    header(`${w.name}: ${w.state}`),
+    header(`${qualifiedName(w)}: ${w.state}`),
     section(`${STATE_ICON[w.state]} *${w.state}*${w.degraded ? ' (degraded)' : ''}: ${guide.meaning}.\n*Next step* (cluster guide): ${guide.nextAction}`),
     fields([
       ['Workload', forInlineCode(`${w.namespace}/${w.name}`)],
+      clusterField(w),
       ['Project', forMrkdwn(w.project)],
       ['Kind', forMrkdwn(w.kind)],
       ['Owner', w.owner ? forMrkdwn(w.owner) : undefined],
@@ -130,7 +171,7 @@ export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem 
   blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${forMrkdwn(podProblem)})` : 'none right now'}`));
   const link = runaiUiLink(uiUrl, w);
   if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
-  return { text: forMrkdwn(`${w.name} (project ${w.project}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
+  return { text: forMrkdwn(`${w.name} (project ${w.project}${clusterNote(w)}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
 }
 
 /** Log text in a reply: ~11k characters at most (Slack's undocumented total cap is ~12k). */
@@ -182,7 +223,7 @@ export function logSections(raw: string, budget = LOG_BUDGET_CHARS): { blocks: S
 }
 
 export function noPodsMessage(w: Workload): SlackMessage {
-  const text = `${forInlineCode(w.name, 120)} has no pods right now, so there is no log to show.`;
+  const text = `${nameCode(w)} has no pods right now, so there is no log to show.`;
   return { text, blocks: [section(text)] };
 }
 
@@ -195,11 +236,11 @@ export function logsMessage(view: LogsView): SlackMessage {
   if (shown < total) notes.push(`${total - shown} earlier line${total - shown === 1 ? '' : 's'} of the ${total} read did not fit in a Slack message; the full log is in Run:ai or \`kubectl logs\`.`);
   if (view.note) notes.push(forMrkdwn(view.note));
   const blocks: Block[] = [
-    section(`*Log of ${forInlineCode(w.name, 120)}* (${forMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
+    section(`*Log of ${nameCode(w)}* (${forMrkdwn(where)}): last ${shown} line${shown === 1 ? '' : 's'}, secrets redacted.`),
     ...(code.length ? code : [section('_The log is empty._')]),
   ];
   if (notes.length) blocks.push(context(notes.join(' ')));
-  return { text: forMrkdwn(`Log of ${w.name} (${where}): last ${shown} lines.`), blocks };
+  return { text: forMrkdwn(`Log of ${qualifiedName(w)} (${where}): last ${shown} lines.`), blocks };
 }
 
 export interface WhyView {
@@ -215,7 +256,7 @@ export interface WhyView {
 }
 
 export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem }: WhyView): SlackMessage {
-  const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${forMrkdwn(w.name)}* is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
+  const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${forMrkdwn(w.name)}*${onCluster(w)} is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
   let summary: string;
   if (w.state === 'Pending' || w.state === 'Initializing') {
     const reasons = schedulerReasons.slice(-8).map((e) => `• *${forMrkdwn(e.reason ?? 'Event')}*${e.count && e.count > 1 ? ` (×${e.count})` : ''}: ${forMrkdwn(truncate(e.message ?? '', 400))}`);
@@ -241,7 +282,7 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
   }
   if (logProblem) blocks.push(context(`Logs: ${forMrkdwn(logProblem)}`));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
-  return { text: forMrkdwn(truncate(`${w.name} is ${w.state}: ${summary}`, 3000)), blocks };
+  return { text: forMrkdwn(truncate(`${qualifiedName(w)} is ${w.state}: ${summary}`, 3000)), blocks };
 }
 
 export function maintenanceMessage(windows: MaintenanceWindow[] | undefined, now: Date): SlackMessage {

@@ -7,6 +7,7 @@ import type { Workload } from '../model.js';
 import { runaiUiLink, STATE_ICON, workloadRef } from './alert.js';
 import { context, header, LIMITS, section, type Block, type Button, type SlackMessage } from './blocks.js';
 import { ACTION } from './ids.js';
+import { clusterNote, onCluster } from './cluster.js';
 import { forMrkdwn, plain, truncate } from './mrkdwn.js';
 
 export interface StuckAlert {
@@ -30,7 +31,7 @@ export function buildStuckMessage(alert: StuckAlert, now: Date): SlackMessage {
   const waited = formatDuration(now.getTime() - alert.since.getTime());
   const blocks: Block[] = [
     header(`${w.name} has been ${state} for ${waited}`),
-    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}* has been *${state}* for ${waited}: ${GUIDE[state].meaning}.`),
+    section(`${STATE_ICON[state]} Your ${forMrkdwn(w.kind)} *${forMrkdwn(w.name)}* in project *${forMrkdwn(w.project)}*${onCluster(w)} has been *${state}* for ${waited}: ${GUIDE[state].meaning}.`),
   ];
   if (reasons.length) {
     const lines = reasons.slice(0, 5).map((r) => `• ${r.plain}${r.detail ? `\n    _${forMrkdwn(truncate(r.detail.replace(/\s+/g, ' '), 400))}_` : ''}`);
@@ -45,5 +46,5 @@ export function buildStuckMessage(alert: StuckAlert, now: Date): SlackMessage {
   if (link) buttons.push({ type: 'button', action_id: ACTION.openInRunai, text: plain('Open in Run:ai', LIMITS.buttonText), url: link });
   blocks.push({ type: 'actions', elements: buttons });
   const why = reasons[0] ? ` ${reasons[0].plain}` : '';
-  return { text: forMrkdwn(`${w.kind} ${w.name} (project ${w.project}) has been ${state} for ${waited}.${why} Next: ${GUIDE[state].nextAction}`), blocks };
+  return { text: forMrkdwn(`${w.kind} ${w.name} (project ${w.project}${clusterNote(w)}) has been ${state} for ${waited}.${why} Next: ${GUIDE[state].nextAction}`), blocks };
 }

@@ -9,7 +9,7 @@ import { describeKubeError } from '../cluster/kinds.js';
 import { SLASH_COMMAND } from '../messages/ids.js';
 import type { ListenerDeps } from './listeners.js';
 import { parseCommand, type ParsedCommand } from './parse-command.js';
-import { failureMessage, usageMessage } from '../messages/replies.js';
+import { failureMessage, unknownClusterMessage, usageMessage } from '../messages/replies.js';
 import { askerFor, type Asker } from './commands/context.js';
 import { listReply } from './commands/list.js';
 import { logsReply } from './commands/logs.js';
@@ -24,8 +24,9 @@ type CommandOf = { [K in Kind]: Extract<ParsedCommand, { kind: K }> };
 type Answer<K extends Kind> = (asker: Asker, command: CommandOf[K]) => Promise<SlackMessage> | SlackMessage;
 
 const ANSWERS: { [K in Kind]: Answer<K> } = {
-  help: () => usageMessage(),
-  invalid: (_asker, c) => usageMessage(c.problem),
+  help: (asker) => usageMessage(undefined, asker.deps.clusterNames),
+  invalid: (asker, c) => usageMessage(c.problem, asker.deps.clusterNames),
+  unknownCluster: (asker, c) => unknownClusterMessage(c.cluster, asker.deps.clusterNames),
   list: (asker) => listReply(asker),
   status: (asker, c) => statusReply(asker, c.query),
   logs: (asker, c) => logsReply(asker, c.query, c.tail, c.capped),
@@ -38,7 +39,7 @@ const ANSWERS: { [K in Kind]: Answer<K> } = {
 
 /** The reply to one `/runai` text; a failure becomes a polite message, never a stack trace. */
 export async function answerCommand(asker: Asker, text: string): Promise<SlackMessage> {
-  const command = parseCommand(text);
+  const command = parseCommand(text, asker.deps.clusterNames);
   try {
     return await answerWith(asker, command);
   } catch (err) {

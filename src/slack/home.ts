@@ -8,13 +8,17 @@ import { ownsWorkload } from '../notify/access.js';
 import { settingsOf } from '../notify/settings.js';
 import type { App } from './app.js';
 import type { ListenerDeps } from './listeners.js';
+import { splitWorkloadId } from './commands/context.js';
 
 export async function homeInputFor(deps: ListenerDeps, userId: string, identities: ReadonlySet<string>): Promise<HomeInput> {
   const now = deps.now();
   const alerts = await Promise.all(
     (await deps.store.recentAlertsFor(userId, RECENT_ALERTS_SHOWN)).map(async (entry) => {
-      const uid = /^wl:([^:]+):/.exec(entry.key)?.[1];
-      return { entry, workload: uid ? await deps.store.getWorkload(uid) : undefined };
+      // The key holds workloadId(): `cluster/uid` for a workload of a named cluster.
+      const id = /^wl:([^:]+):/.exec(entry.key)?.[1];
+      const stored = id ? await deps.store.getWorkload(id) : undefined;
+      const { cluster } = splitWorkloadId(id);
+      return { entry, workload: stored && cluster ? { name: stored.name, project: stored.project, cluster } : stored };
     }),
   );
   return {

@@ -15,11 +15,21 @@ import * as actions from './actions.js';
 import * as commands from './commands.js';
 import * as home from './home.js';
 
+/** What the surfaces read of the reconciler: the workloads it knows, and the raw object behind one. */
+export type WorkloadDirectory = Pick<WorkloadReconciler, 'workloads' | 'rawOf'>;
+
 export interface ListenerDeps {
   config: Config;
   store: Store;
-  reconciler: WorkloadReconciler;
-  reader: ClusterReader;
+  /** Every workload of every cluster; a workload of a named cluster carries `cluster`. */
+  reconciler: WorkloadDirectory;
+  /**
+   * The configured cluster names, as `clusters:` lists them. None or one: the bot watches one
+   * cluster, and nothing it shows or asks names a cluster.
+   */
+  clusterNames: readonly string[];
+  /** The reader for a workload's cluster (`Workload.cluster`; undefined for the one unnamed cluster). */
+  readerFor(cluster: string | undefined): ClusterReader;
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;

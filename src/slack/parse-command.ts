@@ -7,8 +7,16 @@ import parseDuration from 'parse-duration';
 
 export interface WorkloadQuery {
   name: string;
-  /** `-p PROJECT`: needed only when several projects have a workload of that name. */
+  /**
+   * `-p PROJECT`, or `PROJECT/NAME`: needed only when several projects have a workload of that
+   * name. Matches the project or the namespace, so `runai-vision/resnet` works too.
+   */
   project?: string;
+  /**
+   * `CLUSTER/NAME`, `CLUSTER/PROJECT/NAME` or `--cluster CLUSTER`: one of the configured
+   * cluster names, as the config spells it. Only ever set to a name that is configured.
+   */
+  cluster?: string;
 }
 
 export type MuteTarget = { type: 'workload'; query: WorkloadQuery } | { type: 'project'; project: string };
@@ -28,6 +36,8 @@ export type ParsedCommand =
   | { kind: 'mute'; target: MuteTarget; forMs?: number }
   | { kind: 'unmute'; target: MuteTarget }
   | { kind: 'settings'; change?: SettingsChange }
+  /** A cluster the config does not name: the answer lists the ones it does. */
+  | { kind: 'unknownCluster'; cluster: string }
   | { kind: 'invalid'; problem: string };
 
 export const DEFAULT_LOG_TAIL = 50;
@@ -43,7 +53,21 @@ const ON_OFF: Record<string, boolean> = { on: true, off: false, yes: true, no: f
 
 const invalid = (problem: string): ParsedCommand => ({ kind: 'invalid', problem });
 
-export function parseCommand(text: string): ParsedCommand {
+/** Why a workload could not be named: a problem in words, or a cluster the config lacks. */
+type QueryProblem = string | { unknownCluster: string };
+
+function problemCommand(problem: QueryProblem): ParsedCommand {
+  return typeof problem === 'string' ? invalid(problem) : { kind: 'unknownCluster', cluster: problem.unknownCluster };
+}
+
+const isQuery = (q: WorkloadQuery | QueryProblem): q is WorkloadQuery => typeof q === 'object' && 'name' in q;
+
+/**
+ * `clusters`: the configured cluster names (none or one: the bot watches one cluster). They
+ * decide what `A/NAME` means: the workload NAME in cluster A when A is one of them, else in
+ * project (or namespace) A, as before clusters had names.
+ */
+export function parseCommand(text: string, clusters: readonly string[] = []): ParsedCommand {
   // Slack clients may turn "--" into an en or em dash; read them back as the flag they were.
   const words = text.replace(/[\u2013\u2014](?=\w)/g, '--').trim().split(/\s+/).filter(Boolean);
   const [verb, ...rest] = words;
@@ -55,18 +79,18 @@ export function parseCommand(text: string): ParsedCommand {
     case 'ls':
       return rest.length ? invalid('`list` takes no arguments') : { kind: 'list' };
     case 'status':
-      return withQuery('status', rest, (query) => ({ kind: 'status', query }));
+      return withQuery('status', rest, clusters, (query) => ({ kind: 'status', query }));
     case 'why':
-      return withQuery('why', rest, (query) => ({ kind: 'why', query }));
+      return withQuery('why', rest, clusters, (query) => ({ kind: 'why', query }));
     case 'logs':
     case 'log':
-      return parseLogs(rest);
+      return parseLogs(rest, clusters);
     case 'maintenance':
       return rest.length ? invalid('`maintenance` takes no arguments') : { kind: 'maintenance' };
     case 'mute':
-      return parseMute(rest);
+      return parseMute(rest, clusters);
     case 'unmute':
-      return parseUnmute(rest);
+      return parseUnmute(rest, clusters);
     case 'settings':
       return parseSettings(rest);
     default:
@@ -77,11 +101,12 @@ export function parseCommand(text: string): ParsedCommand {
 interface Flags {
   positional: string[];
   project?: string;
+  cluster?: string;
   tail?: string;
   problem?: string;
 }
 
-/** Splits `-p PROJECT` and `--tail N` from the other words. */
+/** Splits `-p PROJECT`, `--cluster CLUSTER` and `--tail N` from the other words. */
 function readFlags(words: string[], allowTail: boolean): Flags {
   const flags: Flags = { positional: [] };
   for (let i = 0; i < words.length; i++) {
@@ -89,6 +114,9 @@ function readFlags(words: string[], allowTail: boolean): Flags {
     if (word === '-p' || word === '--project') {
       if (!words[i + 1]) return { ...flags, problem: `\`${word}\` needs a project name` };
       flags.project = words[++i];
+    } else if (word === '--cluster') {
+      if (!words[i + 1]) return { ...flags, problem: '`--cluster` needs a cluster name' };
+      flags.cluster = words[++i];
     } else if (allowTail && (word === '--tail' || word === '-n')) {
       if (!words[i + 1]) return { ...flags, problem: `\`${word}\` needs a number of lines` };
       flags.tail = words[++i];
@@ -101,24 +129,57 @@ function readFlags(words: string[], allowTail: boolean): Flags {
   return flags;
 }
 
-function queryFrom(verb: string, flags: Flags): WorkloadQuery | string {
+/** The configured spelling of a cluster name typed in any case, or undefined when none matches. */
+function configuredCluster(typed: string, clusters: readonly string[]): string | undefined {
+  const lower = typed.toLowerCase();
+  return clusters.find((c) => c.toLowerCase() === lower);
+}
+
+/**
+ * `NAME`, `A/NAME` (cluster A when A is configured, else project or namespace A) or
+ * `CLUSTER/PROJECT/NAME`, with `-p` and `--cluster` as flags that must agree with the path.
+ */
+function queryFrom(verb: string, flags: Flags, clusters: readonly string[]): WorkloadQuery | QueryProblem {
   if (flags.problem) return flags.problem;
   if (flags.positional.length !== 1) return `\`${verb}\` needs exactly one workload name`;
-  const name = flags.positional[0].toLowerCase();
-  if (!NAME.test(name)) return `\`${flags.positional[0].slice(0, 60)}\` is not a workload name`;
-  if (flags.project !== undefined && !NAME.test(flags.project.toLowerCase())) return `\`${flags.project.slice(0, 60)}\` is not a project name`;
-  return { name, project: flags.project?.toLowerCase() };
+  const typed = flags.positional[0];
+  const parts = typed.split('/');
+  if (parts.length > 3 || parts.some((p) => !p)) return `\`${typed.slice(0, 60)}\` is not a workload name`;
+  let cluster: string | undefined;
+  let project: string | undefined;
+  if (parts.length === 3) {
+    cluster = configuredCluster(parts[0], clusters);
+    if (!cluster) return { unknownCluster: parts[0].slice(0, 63) };
+    project = parts[1];
+  } else if (parts.length === 2) {
+    cluster = configuredCluster(parts[0], clusters);
+    if (!cluster) project = parts[0];
+  }
+  if (flags.cluster !== undefined) {
+    const flagged = configuredCluster(flags.cluster, clusters);
+    if (!flagged) return { unknownCluster: flags.cluster.slice(0, 63) };
+    if (cluster && cluster !== flagged) return `\`${typed.slice(0, 60)}\` and \`--cluster ${flags.cluster.slice(0, 40)}\` name two different clusters`;
+    cluster = flagged;
+  }
+  if (project !== undefined && flags.project !== undefined && project.toLowerCase() !== flags.project.toLowerCase()) {
+    return `\`${typed.slice(0, 60)}\` and \`-p ${flags.project.slice(0, 40)}\` name two different projects`;
+  }
+  project = (project ?? flags.project)?.toLowerCase();
+  const name = parts[parts.length - 1].toLowerCase();
+  if (!NAME.test(name)) return `\`${typed.slice(0, 60)}\` is not a workload name`;
+  if (project !== undefined && !NAME.test(project)) return `\`${project.slice(0, 60)}\` is not a project name`;
+  return cluster ? { name, project, cluster } : { name, project };
 }
 
-function withQuery(verb: string, words: string[], build: (q: WorkloadQuery) => ParsedCommand): ParsedCommand {
-  const query = queryFrom(verb, readFlags(words, false));
-  return typeof query === 'string' ? invalid(query) : build(query);
+function withQuery(verb: string, words: string[], clusters: readonly string[], build: (q: WorkloadQuery) => ParsedCommand): ParsedCommand {
+  const query = queryFrom(verb, readFlags(words, false), clusters);
+  return isQuery(query) ? build(query) : problemCommand(query);
 }
 
-function parseLogs(words: string[]): ParsedCommand {
+function parseLogs(words: string[], clusters: readonly string[]): ParsedCommand {
   const flags = readFlags(words, true);
-  const query = queryFrom('logs', flags);
-  if (typeof query === 'string') return invalid(query);
+  const query = queryFrom('logs', flags, clusters);
+  if (!isQuery(query)) return problemCommand(query);
   if (flags.tail === undefined) return { kind: 'logs', query, tail: DEFAULT_LOG_TAIL, capped: false };
   if (!/^\d+$/.test(flags.tail) || Number(flags.tail) < 1) return invalid('`--tail` takes a whole number of lines, e.g. `--tail 200`');
   const asked = Number(flags.tail);
@@ -126,30 +187,32 @@ function parseLogs(words: string[]): ParsedCommand {
 }
 
 /** `NAME [-p PROJECT]` or `project PROJECT`. */
-function muteTarget(verb: string, words: string[]): MuteTarget | string {
+function muteTarget(verb: string, words: string[], clusters: readonly string[]): MuteTarget | QueryProblem {
   if (words[0]?.toLowerCase() === 'project') {
     if (words.length !== 2) return `\`${verb} project\` needs exactly one project name`;
     const project = words[1].toLowerCase();
     return NAME.test(project) ? { type: 'project', project } : `\`${words[1].slice(0, 60)}\` is not a project name`;
   }
-  const query = queryFrom(verb, readFlags(words, false));
-  return typeof query === 'string' ? query : { type: 'workload', query };
+  const query = queryFrom(verb, readFlags(words, false), clusters);
+  return isQuery(query) ? { type: 'workload', query } : query;
 }
 
-function parseMute(words: string[]): ParsedCommand {
+const isTarget = (t: MuteTarget | QueryProblem): t is MuteTarget => typeof t === 'object' && 'type' in t;
+
+function parseMute(words: string[], clusters: readonly string[]): ParsedCommand {
   const forAt = words.findIndex((w) => w.toLowerCase() === 'for');
   const targetWords = forAt === -1 ? words : words.slice(0, forAt);
-  const target = muteTarget('mute', targetWords);
-  if (typeof target === 'string') return invalid(target);
+  const target = muteTarget('mute', targetWords, clusters);
+  if (!isTarget(target)) return problemCommand(target);
   if (forAt === -1) return { kind: 'mute', target };
   const forMs = durationMs(words.slice(forAt + 1).join(' '));
   if (forMs === undefined) return invalid('the duration after `for` should look like `2h`, `1d` or `1h30m`');
   return { kind: 'mute', target, forMs };
 }
 
-function parseUnmute(words: string[]): ParsedCommand {
-  const target = muteTarget('unmute', words);
-  return typeof target === 'string' ? invalid(target) : { kind: 'unmute', target };
+function parseUnmute(words: string[], clusters: readonly string[]): ParsedCommand {
+  const target = muteTarget('unmute', words, clusters);
+  return isTarget(target) ? { kind: 'unmute', target } : problemCommand(target);
 }
 
 /** "2h", "1d", "1h30m", "90 minutes" → ms; a bare number is refused (its unit would be a guess). */

@@ -55,3 +55,44 @@ describe('parseCommand', () => {
     expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
   });
 });
+
+describe('parseCommand with several clusters', () => {
+  const clusters = ['gpu-east', 'GPU-West'];
+
+  it.each([
+    ['status train-1', { kind: 'status', query: { name: 'train-1' } }],
+    ['status gpu-east/train-1', { kind: 'status', query: { name: 'train-1', cluster: 'gpu-east' } }],
+    // A cluster typed in any case is the configured one, spelled as the config spells it.
+    ['logs gpu-west/train-1 --tail 10', { kind: 'logs', query: { name: 'train-1', cluster: 'GPU-West' }, tail: 10, capped: false }],
+    ['why gpu-east/vision/train-1', { kind: 'why', query: { name: 'train-1', project: 'vision', cluster: 'gpu-east' } }],
+    ['why --cluster gpu-east train-1', { kind: 'why', query: { name: 'train-1', cluster: 'gpu-east' } }],
+    ['status train-1 --cluster gpu-east -p vision', { kind: 'status', query: { name: 'train-1', project: 'vision', cluster: 'gpu-east' } }],
+    // A first part that is no cluster is a project or namespace, as `-p` would say.
+    ['status vision/train-1', { kind: 'status', query: { name: 'train-1', project: 'vision' } }],
+    ['status runai-vision/train-1 --cluster gpu-east', { kind: 'status', query: { name: 'train-1', project: 'runai-vision', cluster: 'gpu-east' } }],
+    ['mute gpu-east/train-1 for 2h', { kind: 'mute', target: { type: 'workload', query: { name: 'train-1', cluster: 'gpu-east' } }, forMs: 7_200_000 }],
+    ['status --cluster gpu-north train-1', { kind: 'unknownCluster', cluster: 'gpu-north' }],
+    ['logs gpu-north/vision/train-1', { kind: 'unknownCluster', cluster: 'gpu-north' }],
+  ])('reads %j', (text, expected) => {
+    expect(parseCommand(text, clusters)).toEqual(expected);
+  });
+
+  it.each([
+    ['status gpu-east/train-1 --cluster gpu-west', 'two different clusters'],
+    ['status vision/train-1 -p llm', 'two different projects'],
+    ['status a/b/c/d', 'is not a workload name'],
+    ['status gpu-east/', 'is not a workload name'],
+    ['status gpu-east/Bad_Name', 'is not a workload name'],
+    ['status gpu-east/bad_project/train-1', 'is not a project name'],
+    ['status train-1 --cluster', 'needs a cluster name'],
+  ])('refuses %j with a problem in words', (text, problem) => {
+    const parsed = parseCommand(text, clusters);
+    expect(parsed.kind).toBe('invalid');
+    expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
+  });
+
+  it('reads A/NAME as NAME in project (or namespace) A when no clusters are configured', () => {
+    expect(parseCommand('status gpu-east/train-1')).toEqual({ kind: 'status', query: { name: 'train-1', project: 'gpu-east' } });
+    expect(parseCommand('status --cluster gpu-east train-1')).toEqual({ kind: 'unknownCluster', cluster: 'gpu-east' });
+  });
+});

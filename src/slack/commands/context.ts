@@ -5,14 +5,15 @@
  * same answer.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Workload } from '../../model.js';
+import { workloadId, type Workload } from '../../model.js';
 import { normalizeWorkload } from '../../cluster/normalize.js';
 import { WorkloadAccess, type AccessReason } from '../../notify/access.js';
 import type { ListenerDeps } from '../listeners.js';
 import { slackMembershipSource } from '../membership.js';
 import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
-import { ambiguousMessage, refusalMessage } from '../../messages/replies.js';
+import { ambiguousClusterMessage, ambiguousMessage, refusalMessage } from '../../messages/replies.js';
+import { qualifiedName } from '../../messages/cluster.js';
 import { withTimeout } from '../../lib/timeout.js';
 
 /** Reads from the cluster on behalf of a person: bounded, so a slow cluster gets an answer. */
@@ -70,38 +71,86 @@ async function visible(asker: Asker, candidates: Array<{ workload: Workload; raw
   return out;
 }
 
-/**
- * The workload `query` names among those the asker may see. Workloads they may not see are
- * left out before anything is said, so "which project?" never names a project they cannot see.
- */
-export async function findVisibleWorkload(asker: Asker, query: WorkloadQuery): Promise<Lookup> {
-  const { reconciler } = asker.deps;
-  const named = reconciler
-    .workloads()
-    .filter((w) => w.name === query.name && (!query.project || w.project === query.project || w.namespace === query.project))
-    .flatMap((w) => {
-      const hit = reconciler.find(w.namespace, w.name);
-      return hit ? [hit] : [];
-    });
-  const seen = await visible(asker, named);
-  if (!seen.length) return { reply: refusalMessage(query.name) };
-  if (seen.length > 1) return { reply: ambiguousMessage(query.name, [...new Set(seen.map((f) => f.workload.project))].sort()) };
-  return { found: seen[0] };
+function matches(query: WorkloadQuery, w: Workload, clusters: readonly string[]): boolean {
+  if (w.name !== query.name) return false;
+  if (query.project && w.project !== query.project && w.namespace !== query.project) return false;
+  // With one cluster, naming it (the parser accepts only its configured name) narrows nothing.
+  return !query.cluster || clusters.length < 2 || w.cluster === query.cluster;
 }
 
-/** The workload a button names by identifiers; permission is checked again on every click. */
+/** The raw object behind a cached workload: the reconciler keys its cache by workloadId(). */
+function withRaw(deps: ListenerDeps, workload: Workload): { workload: Workload; raw: unknown } {
+  return { workload, raw: deps.reconciler.rawOf(workloadId(workload)) };
+}
+
+/**
+ * Every workload `query` names, in every cluster, among those the asker may see. Workloads
+ * they may not see are left out before anything is said, so "which project?" or "which
+ * cluster?" never names one they cannot see.
+ */
+export async function findVisibleWorkloads(asker: Asker, query: WorkloadQuery): Promise<Found[]> {
+  const { reconciler, clusterNames } = asker.deps;
+  const named = reconciler.workloads().filter((w) => matches(query, w, clusterNames)).map((w) => withRaw(asker.deps, w));
+  return visible(asker, named);
+}
+
+/**
+ * The one workload `query` names among those the asker may see, for a command that acts on
+ * one (`verb`: logs, why, mute). A name seen in several clusters gets the choices, as they can
+ * be typed, and the question which; in several projects of one cluster, the projects.
+ */
+export async function findVisibleWorkload(asker: Asker, query: WorkloadQuery, verb = 'status'): Promise<Lookup> {
+  return pickOne(query, await findVisibleWorkloads(asker, query), verb);
+}
+
+export function pickOne(query: WorkloadQuery, seen: Found[], verb: string): Lookup {
+  if (!seen.length) return { reply: refusalMessage(qualifiedName({ name: query.name, cluster: query.cluster })) };
+  if (seen.length === 1) return { found: seen[0] };
+  if (new Set(seen.map((f) => f.workload.cluster)).size > 1) return { reply: ambiguousClusterMessage(verb, query.name, choicesOf(seen)) };
+  return { reply: ambiguousMessage(query.name, [...new Set(seen.map((f) => f.workload.project))].sort()) };
+}
+
+/** `gpu-east/train-1`, or `gpu-east/vision/train-1` where one cluster has it in two projects. */
+function choicesOf(seen: Found[]): string[] {
+  const perCluster = new Map<string | undefined, number>();
+  for (const f of seen) perCluster.set(f.workload.cluster, (perCluster.get(f.workload.cluster) ?? 0) + 1);
+  const choices = seen.map(({ workload: w }) => {
+    const path = (perCluster.get(w.cluster) ?? 0) > 1 ? `${w.project}/${w.name}` : w.name;
+    return w.cluster ? `${w.cluster}/${path}` : path;
+  });
+  return [...new Set(choices)].sort();
+}
+
+/**
+ * The workload a button names by identifiers; permission is checked again on every click.
+ * `uid` is workloadId(): `cluster/uid`, or a bare uid (one cluster, or a button from before
+ * clusters had names, which still finds its workload by uid in whichever cluster holds it).
+ */
 export async function findByRef(asker: Asker, ref: { ns?: string; name?: string; uid?: string }): Promise<Lookup> {
   const name = typeof ref.name === 'string' ? ref.name : '';
-  const hit = ref.ns && name ? asker.deps.reconciler.find(ref.ns, name) : undefined;
+  const { cluster, uid } = splitWorkloadId(ref.uid);
   // A different uid is a new workload under the old name, not the one the message was about.
-  const candidates = hit && (!ref.uid || hit.workload.uid === ref.uid) ? [hit] : [];
+  const candidates = ref.ns && name
+    ? asker.deps.reconciler
+        .workloads()
+        .filter((w) => w.namespace === ref.ns && w.name === name && (cluster === undefined || w.cluster === cluster) && (!uid || w.uid === uid))
+        .map((w) => withRaw(asker.deps, w))
+    : [];
   const [found] = await visible(asker, candidates);
   return found ? { found } : { reply: refusalMessage(name || 'unknown') };
 }
 
-/** The workload with its pods read now (the cache holds workloads without pods). */
+/** workloadId() read back: `cluster/uid` or a bare uid (`/` occurs in neither part). */
+export function splitWorkloadId(id: string | undefined): { cluster?: string; uid?: string } {
+  if (!id) return {};
+  const slash = id.indexOf('/');
+  return slash === -1 ? { uid: id } : { cluster: id.slice(0, slash), uid: id.slice(slash + 1) };
+}
+
+/** The workload with its pods read now, from its own cluster (the cache holds workloads without pods). */
 export async function withPods(deps: ListenerDeps, found: Found): Promise<Workload> {
-  const pods = await withTimeout((signal) => deps.reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
+  const reader = deps.readerFor(found.workload.cluster);
+  const pods = await withTimeout((signal) => reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
   // Project, owner and state stay as the reconciler decided them; the pods come from now.
   return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace)).pods };
 }

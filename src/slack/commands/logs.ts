@@ -17,7 +17,7 @@ const LOG_LIMIT_BYTES = 1024 * 1024;
 const LEAD_REPLICAS = new Set(['master', 'launcher', 'leader', 'chief']);
 
 export async function logsReply(asker: Asker, query: WorkloadQuery, tail: number, capped: boolean): Promise<SlackMessage> {
-  const lookup = await findVisibleWorkload(asker, query);
+  const lookup = await findVisibleWorkload(asker, query, 'logs');
   if ('reply' in lookup) return lookup.reply;
   return logsOf(asker.deps, lookup.found, tail, capped);
 }
@@ -43,7 +43,7 @@ export async function logsOf(deps: ListenerDeps, found: Found, tail: number, cap
   const target = logTarget(workload);
   if (!target) return noPodsMessage(workload);
   const text = await withTimeout(
-    (signal) => deps.reader.readLog({
+    (signal) => deps.readerFor(workload.cluster).readLog({
       namespace: workload.namespace,
       pod: target.pod.name,
       container: target.container,

@@ -13,7 +13,7 @@ import { findVisibleWorkload, type Asker } from './context.js';
 export async function muteReply(asker: Asker, target: MuteTarget, forMs: number | undefined): Promise<SlackMessage> {
   const until = forMs === undefined ? undefined : new Date(asker.deps.now().getTime() + forMs);
   if (target.type === 'project') return muteProject(asker, target.project, until);
-  const lookup = await findVisibleWorkload(asker, target.query);
+  const lookup = await findVisibleWorkload(asker, target.query, 'mute');
   if ('reply' in lookup) return lookup.reply;
   const w = lookup.found.workload;
   return muteWorkload(asker, w.namespace, w.name, w.project, until);

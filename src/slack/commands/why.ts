@@ -24,21 +24,22 @@ export function waitReasons(events: KubeEvent[]): KubeEvent[] {
 }
 
 export async function whyReply(asker: Asker, query: WorkloadQuery): Promise<SlackMessage> {
-  const lookup = await findVisibleWorkload(asker, query);
+  const lookup = await findVisibleWorkload(asker, query, 'why');
   if ('reply' in lookup) return lookup.reply;
   const { deps } = asker;
   const base = lookup.found.workload;
+  const reader = deps.readerFor(base.cluster);
   const enriched = await enrichWorkload(lookup.found.raw, base, {
-    reader: deps.reader,
+    reader,
     normalize: deps.normalize,
     tailLines: deps.config.alerts.logTailLines,
     timeoutMs: CLUSTER_TIMEOUT_MS,
   });
   // Who owns it and which project it is in stay as the reconciler decided (namespace labels).
-  const workload = { ...enriched.workload, project: base.project, owner: base.owner, state: base.state };
+  const workload = { ...enriched.workload, ...(base.cluster ? { cluster: base.cluster } : {}), project: base.project, owner: base.owner, state: base.state };
   const where = enriched.site && [enriched.site.rank, `pod ${enriched.site.pod}`, enriched.site.container && `container ${enriched.site.container}`].filter(Boolean).join(', ');
   const waiting = base.state === 'Pending' || base.state === 'Initializing';
-  const podGroups = waiting ? await deps.reader.podGroupsOf(base.namespace, base.name).catch(() => []) : [];
+  const podGroups = waiting ? await reader.podGroupsOf(base.namespace, base.name).catch(() => []) : [];
   const plainReasons = waiting ? schedulingReasons(enriched.events, podGroups, enriched.workload.pods) : [];
   return whyMessage({ workload, triage: enriched.triage, where, schedulerReasons: waitReasons(enriched.events), plainReasons, logProblem: enriched.logProblem });
 }
