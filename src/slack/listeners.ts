@@ -19,7 +19,12 @@ export interface ListenerDeps {
   config: Config;
   store: Store;
   reconciler: WorkloadReconciler;
+  /** The first (or only) cluster's reader; kept until every surface asks readerFor. */
   reader: ClusterReader;
+  /** The reader of a workload's own cluster (undefined: the unnamed cluster of an old config, else the first). */
+  readerFor(cluster: string | undefined): ClusterReader;
+  /** The names in `clusters:`; at most one means a single cluster, and messages name none. */
+  clusterNames: string[];
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;

@@ -1,6 +1,7 @@
 /** `/runai status NAME`: state, the guide's meaning and next step, pods and times. */
 import { describeKubeError } from '../../cluster/kinds.js';
 import type { SlackMessage } from '../../messages/blocks.js';
+import { workloadId } from '../../model.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { statusMessage } from '../../messages/replies.js';
 import { findVisibleWorkload, withPods, type Asker } from './context.js';
@@ -19,7 +20,7 @@ export async function statusReply(asker: Asker, query: WorkloadQuery): Promise<S
   return statusMessage({
     workload,
     now: deps.now(),
-    stateSince: (await deps.store.getWorkload(workload.uid))?.stateSince,
+    stateSince: (await deps.store.getWorkload(workloadId(workload)))?.stateSince,
     uiUrl: deps.config.runai.uiUrl,
     podProblem,
   });
