@@ -143,6 +143,8 @@ export interface UserSettings {
 /** One alert folded into a burst (src/notify/burst.ts). */
 export interface BurstEntry {
   key: string;
+  /** The configured cluster's name (undefined: the one unnamed cluster). */
+  cluster?: string;
   owner: string;
   namespace: string;
   name: string;

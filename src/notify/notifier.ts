@@ -211,6 +211,7 @@ function burstEntry(key: string, e: Enriched): BurstEntry {
   const w = e.workload;
   return {
     key,
+    ...(w.cluster ? { cluster: w.cluster } : {}),
     owner: w.owner ?? '',
     namespace: w.namespace,
     name: w.name,
