@@ -253,6 +253,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     reader: readerFor(undefined),
     readerFor,
     clusterNames: clusterNames(config),
+    uiUrlFor: (cluster) => uiUrlFor(config, cluster),
     owners,
     maintenance,
     normalize,

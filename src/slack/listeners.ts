@@ -25,6 +25,8 @@ export interface ListenerDeps {
   readerFor(cluster: string | undefined): ClusterReader;
   /** The names in `clusters:`; at most one means a single cluster, and messages name none. */
   clusterNames: string[];
+  /** The Run:ai UI of a cluster (its `clusters[].uiUrl`, else `runai.uiUrl`). */
+  uiUrlFor(cluster: string | undefined): string | undefined;
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;
