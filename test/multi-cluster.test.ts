@@ -104,7 +104,7 @@ describe('several clusters in one bot', () => {
     expect(await bot.store.getWorkload(`gpu-west/${westUid}`)).toMatchObject({ cluster: 'gpu-west', name: 'bert', owner: 'bob', state: 'Failed' });
     expect(await bot.store.workloadsNamed(ns('vision'), 'resnet', 'gpu-west')).toEqual([]);
     expect((await bot.store.workloadsNamed(ns('vision'), 'resnet', 'gpu-east')).map((w) => w.uid)).toEqual([`gpu-east/${eastUid}`]);
-    // /readyz lists both; /metrics counts each cluster's workloads under its label.
+    // /readyz lists both clusters, each synced.
     const { status, body } = await readyz(bot);
     expect(status).toBe(200);
     expect(body.clusters).toEqual([{ name: 'gpu-east', synced: true }, { name: 'gpu-west', synced: true }]);
