@@ -4,11 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
-import { discoverWithRetry } from './cluster/discovery.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
-import { loadKubeConfig, openStore } from './ops/open.js';
+import { loadClusterKubeConfigs, loadKubeConfig, openStore } from './ops/open.js';
 import { listenError, StartupError } from './ops/startup.js';
-import { buildParts, buildWatch } from './parts.js';
+import { buildParts } from './parts.js';
 import type { SlackApp } from './slack/app.js';
 import type { Bot, BotOptions } from './bot.js';
 
@@ -18,14 +17,15 @@ export type { Bot, BotOptions };
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? (() => new Date());
-  const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.secrets.kubeconfig);
+  // A cluster named without kubeconfig or context uses the bot's own credentials (options.kubeConfig in tests).
+  const kubeConfigs = loadClusterKubeConfigs(config, options.kubeConfig);
   const store = await openStore(config, log);
-  const partsOptions = { config, log, now, store, kubeConfig, announce: options.announce };
-  const parts = buildParts(partsOptions);
-  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run } = parts;
+  const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce });
+  const { metrics, clusters, readerFor, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
-  const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, { checks, leader: () => leadership.leading }), config.ops.host).catch(async (err: unknown) => {
+  const readiness = { checks, leader: () => leadership.leading, clusters: () => clusters.map((c) => c.status()) };
+  const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, readiness), config.ops.host).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -36,12 +36,18 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     throw err;
   });
 
-  await namespaces.refresh();
-  const kinds = await discoverWithRetry(kubeConfig, log);
-  const { watcher, gauges } = buildWatch(partsOptions, parts, kinds);
-  await watcher.start();
-  await reconciler.markSynced();
-  namespaces.start();
+  // Each cluster discovers, lists and syncs on its own (retrying while it cannot be reached).
+  // Start waits for all of them, but once one has synced, no longer than clusterStartWaitMs for the rest.
+  const syncing = clusters.map((cluster) =>
+    cluster.start().catch((err: unknown) => log.error({ cluster: cluster.name, err: (err as Error).message }, 'watching the cluster failed')),
+  );
+  await Promise.race([
+    Promise.all(syncing),
+    Promise.any(syncing.map((s, i) => s.then(() => (clusters[i].synced ? undefined : Promise.reject(new Error('not synced')))))).then(
+      () => delay(options.clusterStartWaitMs ?? 10_000),
+      () => new Promise<void>(() => undefined), // none synced: wait for all (today's single-cluster rule)
+    ),
+  ]);
   // The schedules and the outbox's sending are the leader's (ops/leadership.ts); without ha the one replica leads.
   if (elector) await elector.start();
   else leadership.lead();
@@ -50,7 +56,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   await Promise.race([slackApp.connection.firstAttempt, delay(options.slackStartWaitMs ?? 10_000)]);
   gauges.start();
   const port = (opsServer.address() as AddressInfo).port;
-  log.info({ kinds: kinds.map((k) => `${k.plural}.${k.group}/${k.version}`), mode: config.cluster.mode, port, slackPort }, 'runai-slack-bot started');
+  const kinds = (c: (typeof clusters)[number]) => c.kinds?.map((k) => `${k.plural}.${k.group}/${k.version}`);
+  const started = clusters.length === 1 && !clusters[0].name
+    ? { kinds: kinds(clusters[0]), mode: config.clusters[0].mode }
+    : { clusters: clusters.map((c) => ({ name: c.name, synced: c.synced, kinds: kinds(c) })) };
+  log.info({ ...started, port, slackPort }, 'runai-slack-bot started');
 
   let stopping: Promise<void> | undefined;
   return {
@@ -60,7 +70,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     outbox,
     metrics,
     slack: slackApp.app,
-    reader,
+    reader: readerFor(undefined),
+    readerFor,
+    clusters: () => clusters.map((c) => c.status()),
     maintenance,
     cleanup,
     retention,
@@ -79,8 +91,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         run.stopping = true;
         // With ha: stop sending and the schedules, then release the Lease so the other replica leads at once.
         await elector?.stop();
-        watcher.stop();
-        namespaces.stop();
+        for (const cluster of clusters) cluster.stop();
         feedMirror?.stop();
         await leadership.stopDuties();
         gauges.stop();

@@ -24,6 +24,8 @@ export interface BotOptions {
   announce?(line: string): void;
   /** Longest wait at start for Slack's first answer before going on without it (default 10 s). */
   slackStartWaitMs?: number;
+  /** Once one cluster has synced, how long start waits for the others before going on (default 10 s). */
+  clusterStartWaitMs?: number;
 }
 
 export interface Bot {
@@ -33,7 +35,11 @@ export interface Bot {
   readonly outbox: Outbox;
   readonly metrics: Metrics;
   readonly slack: App;
+  /** The first (or only) cluster's reader. */
   readonly reader: ClusterReader;
+  readerFor(cluster: string | undefined): ClusterReader;
+  /** Each configured cluster: its name (undefined for an old config's one), whether it synced, its last error. */
+  clusters(): Array<{ name?: string; synced: boolean; lastError?: string }>;
   readonly maintenance?: MaintenanceService;
   readonly cleanup: CleanupNudger;
   readonly retention: RetentionPruner;

@@ -64,6 +64,25 @@ const projectSchema = z.strictObject({
   pendingAfter: duration.optional(),
 });
 
+/**
+ * One entry of `clusters:`: every field but the name falls back to the `cluster:` block (and
+ * `runai.uiUrl`), so a site lists only what differs per cluster.
+ */
+const clusterEntrySchema = z.strictObject({
+  /** How the bot names the cluster in messages, keys and metrics: a DNS label, unique. */
+  name: z.string().regex(DNS_LABEL, 'must be a DNS label such as gpu-east (lower case letters, digits and -)'),
+  /** A kubeconfig file for this cluster (its current context is used). */
+  kubeconfig: z.string().min(1).optional(),
+  /** A context of the kubeconfig in $KUBECONFIG (or the in-cluster default's). */
+  context: z.string().min(1).optional(),
+  mode: z.enum(['watch', 'poll']).optional(),
+  pollIntervalSeconds: z.number().int().min(5).max(3600).optional(),
+  namespaces: z.array(z.string().min(1)).optional(),
+  lookbackHours: z.number().min(0).max(24 * 30).optional(),
+  resyncMinutes: z.number().min(1).max(24 * 60).optional(),
+  uiUrl: z.url().optional(),
+});
+
 const fileSchema = z.strictObject({
   slack: z
     .strictObject({
@@ -97,6 +116,8 @@ const fileSchema = z.strictObject({
       resyncMinutes: z.number().min(1).max(24 * 60).default(30),
     })
     .default({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24, resyncMinutes: 30 }),
+  /** Several clusters served by one bot (one Slack app has one /runai and one Home tab); unset: the one cluster of `cluster:`. */
+  clusters: z.array(clusterEntrySchema).min(1).optional(),
   store: z
     .strictObject({
       /** The embedded SQLite file (the default store). */
@@ -175,7 +196,7 @@ const fileSchema = z.strictObject({
       leaseName: z.string().regex(DNS_SUBDOMAIN, 'must be a Kubernetes object name such as runai-slack-bot-leader').default('runai-slack-bot-leader'),
       /** How long a silent leader keeps the lease; it stops leading after two thirds of it. */
       leaseDurationSeconds: z.number().int().min(3).max(300).default(15),
-      /** Which cluster's API server holds the Lease (a name from the planned `clusters:` key); unset: the bot's own. */
+      /** Which cluster's API server holds the Lease (a name listed in `clusters:`); unset: the first listed. */
       cluster: z.string().min(1).optional(),
     })
     .default({ enabled: false, leaseName: 'runai-slack-bot-leader', leaseDurationSeconds: 15 }),
@@ -183,6 +204,26 @@ const fileSchema = z.strictObject({
 
 export type FileConfig = z.infer<typeof fileSchema>;
 export type ProjectConfig = z.infer<typeof projectSchema>;
+export type ClusterEntry = z.infer<typeof clusterEntrySchema>;
+
+/**
+ * One cluster the bot watches, with the `cluster:` defaults filled in. Without `clusters:` the
+ * one entry has no name, and the bot behaves (keys, messages, metrics) exactly as before the key
+ * existed.
+ */
+export interface ResolvedCluster {
+  name?: string;
+  /** Where the entry sits in the file, for messages that name the key (`clusters[1]`, or `cluster`). */
+  key: string;
+  kubeconfig?: string;
+  context?: string;
+  mode: 'watch' | 'poll';
+  pollIntervalSeconds: number;
+  namespaces: string[];
+  lookbackHours: number;
+  resyncMinutes: number;
+  uiUrl?: string;
+}
 
 /** Secrets and endpoints: environment only, never the file (so they never sit in a ConfigMap). */
 export interface Secrets {
@@ -198,8 +239,10 @@ export interface Secrets {
   databaseUrl?: string;
 }
 
-export interface Config extends FileConfig {
+export interface Config extends Omit<FileConfig, 'clusters'> {
   secrets: Secrets;
+  /** Every cluster the bot watches, defaults resolved: always at least one (see ResolvedCluster). */
+  clusters: ResolvedCluster[];
 }
 
 function formatIssuePath(path: PropertyKey[]): string {
@@ -220,10 +263,43 @@ export function parseConfig(raw: unknown, env: Record<string, string | undefined
     }
     throw new ConfigError(problems);
   }
-  const config: Config = { ...result.data, secrets: secretsFromEnv(env) };
+  const config: Config = { ...result.data, secrets: secretsFromEnv(env), clusters: resolveClusters(result.data) };
   problems.push(...crossChecks(config));
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function resolveClusters(file: FileConfig): ResolvedCluster[] {
+  const defaults = { ...file.cluster, uiUrl: file.runai.uiUrl };
+  if (!file.clusters) return [{ key: 'cluster', ...defaults }];
+  return file.clusters.map((entry, index) => ({
+    key: `clusters[${index}]`,
+    name: entry.name,
+    kubeconfig: entry.kubeconfig,
+    context: entry.context,
+    mode: entry.mode ?? defaults.mode,
+    pollIntervalSeconds: entry.pollIntervalSeconds ?? defaults.pollIntervalSeconds,
+    namespaces: entry.namespaces ?? defaults.namespaces,
+    lookbackHours: entry.lookbackHours ?? defaults.lookbackHours,
+    resyncMinutes: entry.resyncMinutes ?? defaults.resyncMinutes,
+    uiUrl: entry.uiUrl ?? defaults.uiUrl,
+  }));
+}
+
+/** The names of the configured clusters: empty for the one unnamed cluster of an old config. */
+export function clusterNames(config: Pick<Config, 'clusters'>): string[] {
+  return config.clusters.flatMap((c) => (c.name ? [c.name] : []));
+}
+
+/** The cluster that holds the ha Lease: `ha.cluster`, else the first listed. */
+export function leaseCluster(config: Pick<Config, 'clusters' | 'ha'>): ResolvedCluster {
+  return config.clusters.find((c) => c.name !== undefined && c.name === config.ha.cluster) ?? config.clusters[0];
+}
+
+/** The Run:ai UI of a cluster (its own `uiUrl`, else `runai.uiUrl`). */
+export function uiUrlFor(config: Pick<Config, 'clusters' | 'runai'>, cluster: string | undefined): string | undefined {
+  const entry = config.clusters.find((c) => c.name === cluster);
+  return entry ? entry.uiUrl : config.runai.uiUrl;
 }
 
 function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
@@ -262,7 +338,28 @@ function crossChecks(config: Config): string[] {
       problems.push(`maintenance.timezone: "${config.maintenance.timezone}" is not an IANA time zone such as Europe/Berlin`);
     }
   }
+  problems.push(...clusterProblems(config));
   problems.push(...haProblems(config));
+  return problems;
+}
+
+function clusterProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  for (const c of config.clusters) {
+    if (c.kubeconfig && c.context) {
+      problems.push(`${c.key}.context: set either kubeconfig (a file for this cluster) or context (a context in $KUBECONFIG), not both`);
+    }
+    if (!c.name) continue;
+    const first = seen.get(c.name);
+    if (first) problems.push(`${c.key}.name: "${c.name}" is already the name of ${first}; each cluster needs its own name (it qualifies every key)`);
+    else seen.set(c.name, c.key);
+  }
+  const names = clusterNames(config);
+  // Without clusters: the key was accepted and meant nothing; an old config keeps working.
+  if (config.ha.cluster && names.length && !names.includes(config.ha.cluster)) {
+    problems.push(`ha.cluster: "${config.ha.cluster}" is not a cluster listed in clusters: (${[...new Set(names)].join(', ')})`);
+  }
   return problems;
 }
 
@@ -333,6 +430,6 @@ export function storeUrl(config: Config): string | undefined {
 }
 
 /** Pending threshold for a project: its own override, else the global one. */
-export function pendingAfterMs(config: FileConfig, project: string): number {
+export function pendingAfterMs(config: Pick<FileConfig, 'projects' | 'alerts'>, project: string): number {
   return config.projects[project]?.pendingAfter ?? config.alerts.pendingAfter;
 }

@@ -4,15 +4,14 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { haLease, pendingAfterMs, type Config } from './config.js';
-import type { LifecycleState } from './model.js';
+import { clusterNames, haLease, leaseCluster, pendingAfterMs, uiUrlFor, type Config } from './config.js';
+import { workloadId, type LifecycleState } from './model.js';
 import { LogArchiver } from './archive/archiver.js';
 import { ArchiveProblemReporter } from './archive/problem-reporter.js';
 import { LeaseElector, leaseIdentity } from './cluster/lease.js';
 import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
-import type { WorkloadKindRef } from './cluster/kinds.js';
-import { WorkloadWatcher } from './cluster/watcher.js';
+import { ClusterWatch } from './cluster/cluster-watch.js';
 import { Late } from './lib/late.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
@@ -48,14 +47,17 @@ export interface PartsOptions {
   log: Logger;
   now(): Date;
   store: Store;
-  kubeConfig: KubeConfig;
+  /** One per entry of config.clusters, in that order (ops/open.ts loadClusterKubeConfigs). */
+  kubeConfigs: KubeConfig[];
   announce?(line: string): void;
 }
 
 export interface Parts {
   metrics: Metrics;
-  reader: ClusterReader;
-  namespaces: NamespaceLabels;
+  /** Each configured cluster's watch, reader and namespace labels, in config order. */
+  clusters: ClusterWatch[];
+  /** The reader of a cluster by name (undefined: the first, i.e. the only one of an old config). */
+  readerFor(cluster: string | undefined): ClusterReader;
   slackApp: SlackApp;
   outbox: Outbox;
   archiver?: LogArchiver;
@@ -70,24 +72,37 @@ export interface Parts {
   elector?: LeaseElector;
   /** With ha.enabled and maintenance: a follower's copy of the feed, from the store (every replica). */
   feedMirror?: { start(): void; stop(): void };
+  gauges: GaugeSampler;
   checks(): Promise<Record<string, Check>>;
   run: RunState;
 }
 
 /** What changes while the bot runs, read by the parts built before it changes. */
 export interface RunState {
-  /** Built once the cluster's workload kinds are known (src/app.ts). */
-  watcher?: WorkloadWatcher;
   /** Set when stop() begins. */
   stopping: boolean;
 }
 
-export function buildParts({ config, log, now, store, kubeConfig, announce }: PartsOptions): Parts {
+export function buildParts({ config, log, now, store, kubeConfigs, announce }: PartsOptions): Parts {
   const run: RunState = { stopping: false };
   const metrics = new Metrics({ defaultMetrics: true });
-  const reader = createClusterReader(kubeConfig);
-  const namespaces = new NamespaceLabels({ reader, ownerKeys: config.owners.keys, refreshMs: config.cluster.resyncMinutes * 60_000, log });
-  const normalize = namespaces.normalize;
+  // Per cluster: its own reader and namespace labels (which stamp its name on every workload).
+  const perCluster = config.clusters.map((cluster, index) => {
+    const reader = createClusterReader(kubeConfigs[index]);
+    const clusterLog = cluster.name ? log.child({ cluster: cluster.name }) : log;
+    const namespaces = new NamespaceLabels({ reader, cluster: cluster.name, ownerKeys: config.owners.keys, refreshMs: cluster.resyncMinutes * 60_000, log: clusterLog });
+    return { cluster, kubeConfig: kubeConfigs[index], reader, namespaces, log: clusterLog };
+  });
+  const byName = new Map(perCluster.map((c) => [c.cluster.name, c]));
+  const clusterOf = (name: string | undefined) => {
+    const found = name === undefined ? perCluster[0] : byName.get(name);
+    if (!found) throw new Error(`no cluster named "${name}" is configured (clusters: ${clusterNames(config).join(', ')})`);
+    return found;
+  };
+  const readerFor = (name: string | undefined) => clusterOf(name).reader;
+  /** Normalising for a cluster's namespace: that cluster's labels, and its name on the workload. */
+  const normalizeIn = (namespace: string, name: string | undefined) => clusterOf(name).namespaces.normalize(namespace);
+  const normalize = (namespace: string) => normalizeIn(namespace, undefined);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
   const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
@@ -114,7 +129,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   const archive = config.archive;
   const archiver = archive
     ? new LogArchiver({
-        reader,
+        readerFor,
         dir: archive.dir,
         maxBytesPerContainer: archive.maxBytesPerContainer,
         reporter: new ArchiveProblemReporter({ store, opsChannel: config.slack.opsChannel, dir: archive.dir, log: log.child({ component: 'archive' }), queued: () => outbox.kick() }),
@@ -129,9 +144,9 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     outbox,
     log: log.child({ component: 'notifier' }),
     now,
-    uiUrl: config.runai.uiUrl,
-    enrich: { reader, normalize, tailLines: config.alerts.logTailLines },
-    currentState: (uid) => reconcilerLater.get().currentState(uid),
+    uiUrlFor: (cluster) => uiUrlFor(config, cluster),
+    enrich: { readerFor, normalize: normalizeIn, tailLines: config.alerts.logTailLines },
+    currentState: (id) => reconcilerLater.get().currentState(id),
     // Archiving is the leader's: two replicas would read the same logs and write the same file.
     onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
@@ -144,7 +159,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       now,
       normalize,
       alertStates: ALERT_STATES,
-      lookbackMs: config.cluster.lookbackHours * 3_600_000,
+      lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
       sink: notifier,
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
       onMalformed: () => metrics.malformed.inc(),
@@ -173,8 +188,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   });
   const retention = new RetentionPruner({
     store,
-    liveWorkloads: () => reconciler.workloads().map((w) => w.uid),
-    keepMs: Math.max(config.cluster.lookbackHours * 3_600_000, config.cleanup.after, MIN_LEDGER_KEEP_MS),
+    liveWorkloads: () => reconciler.workloads().map(workloadId),
+    keepMs: Math.max(...config.clusters.map((c) => c.lookbackHours * 3_600_000), config.cleanup.after, MIN_LEDGER_KEEP_MS),
     archive: archive ? { dir: archive.dir, retentionMs: archive.retention, maxTotalBytes: archive.maxTotalBytes, busy: () => archiver?.busyPaths() ?? [] } : undefined,
     log: log.child({ component: 'retention' }),
     now,
@@ -198,7 +213,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   );
   const elector = lease
     ? new LeaseElector({
-        kubeConfig,
+        // The Lease lives in ha.cluster, else the first cluster listed.
+        kubeConfig: kubeConfigs[config.clusters.indexOf(leaseCluster(config))],
         namespace: lease.namespace,
         name: lease.name,
         identity: leaseIdentity(lease.podName),
@@ -214,39 +230,56 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     ? whileFollowing(leadership, FEED_MIRROR_MS, () => maintenance.loadLastGood(), 'read the maintenance feed\'s last good copy from the store', log)
     : undefined;
 
-  // One cluster until `clusters:` is wired: no cluster names, and its one reader for every workload.
-  registerListeners(slackApp.app, { config, store, reconciler, clusterNames: [], readerFor: () => reader, owners, maintenance, normalize, log: log.child({ component: 'slack' }), now });
+  // Each cluster's watcher feeds the one reconciler through a handler of its own.
+  const clusters = perCluster.map(
+    ({ cluster, kubeConfig, reader, namespaces, log: clusterLog }) =>
+      new ClusterWatch({
+        name: cluster.name,
+        settings: cluster,
+        kubeConfig,
+        reader,
+        namespaces,
+        handler: reconciler.forCluster(cluster.name, { normalize: namespaces.normalize, lookbackMs: cluster.lookbackHours * 3_600_000 }),
+        onSynced: () => reconciler.markSynced(cluster.name),
+        log: clusterLog,
+      }),
+  );
+
+  // The contract with the Slack surfaces: the configured names (≤1: single cluster, messages name none) and a reader per cluster.
+  registerListeners(slackApp.app, {
+    config,
+    store,
+    reconciler,
+    readerFor,
+    clusterNames: clusterNames(config),
+    uiUrlFor: (cluster) => uiUrlFor(config, cluster),
+    owners,
+    maintenance,
+    normalize: normalizeIn,
+    log: log.child({ component: 'slack' }),
+    now,
+  });
   slackApp.app.error(async (err) => {
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
-  const checks = readinessChecks({ watchSynced: () => !!run.watcher?.synced, slack: () => slackApp.connection.status(), store, now });
-  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
-}
-
-/** The parts that need the cluster's workload kinds, known only once discovery has answered. */
-export function buildWatch({ config, log, store, kubeConfig }: PartsOptions, { reader, reconciler, metrics, run }: Parts, kinds: WorkloadKindRef[]): { watcher: WorkloadWatcher; gauges: GaugeSampler } {
-  const { cluster } = config;
-  const watcher = (run.watcher = new WorkloadWatcher({
-    kubeConfig,
-    kinds,
-    namespaces: cluster.namespaces,
-    mode: cluster.mode,
-    pollIntervalMs: cluster.pollIntervalSeconds * 1000,
-    resyncMs: cluster.resyncMinutes * 60_000,
-    handler: reconciler,
-    log: log.child({ component: 'watcher' }),
-  }));
+  const checks = readinessChecks({ clusters: () => clusters.map((c) => c.status()), slack: () => slackApp.connection.status(), store, now });
   const gauges = new GaugeSampler(
     metrics,
     {
       outboxDepth: () => store.outboxDepth(),
-      kubeRequests: () => watcher.stats.requests + reader.requests,
-      watchRestarts: () => watcher.stats.watchRestarts,
-      kubeErrors: () => watcher.stats.errors,
-      workloads: () => reconciler.workloads().length,
+      kubeRequests: () => clusters.map((c) => [c.name, c.requests]),
+      watchRestarts: () => clusters.map((c) => [c.name, c.stats.watchRestarts]),
+      kubeErrors: () => clusters.map((c) => [c.name, c.stats.errors]),
+      workloads: () => workloadsPerCluster(reconciler, clusters),
     },
     log,
   );
-  return { watcher, gauges };
+  return { metrics, clusters, readerFor, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run };
+}
+
+function workloadsPerCluster(reconciler: WorkloadReconciler, clusters: ClusterWatch[]): Array<[string | undefined, number]> {
+  const counts = new Map<string | undefined, number>(clusters.map((c) => [c.name, 0]));
+  for (const w of reconciler.workloads()) counts.set(w.cluster, (counts.get(w.cluster) ?? 0) + 1);
+  return [...counts];
 }

@@ -256,7 +256,7 @@ class PartialFile {
 async function writeManifest(options: ArchiveOptions, dir: string, files: Array<Record<string, unknown>>, problems: string[]): Promise<void> {
   const { workload } = options;
   const manifest = {
-    workload: { namespace: workload.namespace, name: workload.name, uid: workload.uid, kind: workload.kind, project: workload.project, owner: workload.owner, state: workload.state },
+    workload: { ...(workload.cluster ? { cluster: workload.cluster } : {}), namespace: workload.namespace, name: workload.name, uid: workload.uid, kind: workload.kind, project: workload.project, owner: workload.owner, state: workload.state },
     archivedAt: options.now.toISOString(),
     maxBytesPerContainer: options.maxBytesPerContainer,
     files,

@@ -5,7 +5,7 @@
  * at once rather than hundreds; the same workload is archived once however often it is asked.
  */
 import type { Logger } from 'pino';
-import type { LifecycleState, PodInfo, Workload } from '../model.js';
+import { workloadId, type LifecycleState, type PodInfo, type Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizePod } from '../cluster/normalize.js';
@@ -18,7 +18,8 @@ import type { ArchiveProblemReporter } from './problem-reporter.js';
 const ARCHIVED_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped']);
 
 export interface LogArchiverOptions {
-  reader: Pick<ClusterReader, 'podsOf' | 'streamLog'>;
+  /** The reader of the workload's own cluster (undefined: the unnamed one). */
+  readerFor(cluster: string | undefined): Pick<ClusterReader, 'podsOf' | 'streamLog'>;
   /** archive.dir */
   dir: string;
   /** archive.maxBytesPerContainer */
@@ -41,7 +42,7 @@ export class LogArchiver {
   }
 
   /** Where a workload's logs go: the DM can name it ("being saved to …") before they are saved. */
-  pathFor(workload: Pick<Workload, 'project' | 'name' | 'uid'>): string {
+  pathFor(workload: Pick<Workload, 'project' | 'name' | 'uid' | 'cluster'>): string {
     return workloadArchiveDir(this.options.dir, workload);
   }
 
@@ -52,7 +53,8 @@ export class LogArchiver {
    */
   archive(workload: Workload): Promise<string | undefined> {
     if (!ARCHIVED_STATES.has(workload.state)) return Promise.resolve(undefined);
-    const running = this.inFlight.get(workload.uid);
+    const id = workloadId(workload);
+    const running = this.inFlight.get(id);
     if (running) return running;
     const job = this.slots.run(() => this.run(workload))
       .catch((err: unknown) => {
@@ -60,11 +62,11 @@ export class LogArchiver {
         return undefined;
       })
       .finally(() => {
-        this.inFlight.delete(workload.uid);
-        this.writing.delete(workload.uid);
+        this.inFlight.delete(id);
+        this.writing.delete(id);
       });
-    this.inFlight.set(workload.uid, job);
-    this.writing.set(workload.uid, this.pathFor(workload));
+    this.inFlight.set(id, job);
+    this.writing.set(id, this.pathFor(workload));
     return job;
   }
 
@@ -78,8 +80,9 @@ export class LogArchiver {
   }
 
   private async run(workload: Workload): Promise<string | undefined> {
-    const { reader, log } = this.options;
-    const label = `${workload.namespace}/${workload.name}`;
+    const { log } = this.options;
+    const reader = this.options.readerFor(workload.cluster);
+    const label = `${workload.cluster ? `${workload.cluster}/` : ''}${workload.namespace}/${workload.name}`;
     let pods: PodInfo[];
     try {
       pods = (await reader.podsOf(workload.namespace, workload.name)).flatMap((raw) => normalizePod(raw) ?? []);

@@ -1,10 +1,12 @@
 /**
- * Where archived logs go: `<dir>/<project>/<workload>/<uid>/<pod>.<container>[.previous].log`.
+ * Where archived logs go: `<dir>/<project>/<workload>/<uid>/<pod>.<container>[.previous].log`,
+ * and `…/<workload>/<cluster>_<uid>/…` for a workload of a cluster named in `clusters:` (its
+ * workloadId() made a path component: the same depth, so retention walks every archive alike).
  * Every component comes from the cluster, so each is reduced to a safe charset and can never
  * climb out of the archive (`..`), hide itself (leading dot) or add a level (slash).
  */
 import { join } from 'node:path';
-import type { Workload } from '../model.js';
+import { workloadId, type Workload } from '../model.js';
 
 /** Longest component kept: well under the 255-byte file name limit, with room for suffixes. */
 const MAX_COMPONENT = 120;
@@ -18,8 +20,8 @@ export function safePathComponent(name: string): string {
 }
 
 /** The workload's own directory of the archive. */
-export function workloadArchiveDir(dir: string, workload: Pick<Workload, 'project' | 'name' | 'uid'>): string {
-  return join(dir, safePathComponent(workload.project), safePathComponent(workload.name), safePathComponent(workload.uid));
+export function workloadArchiveDir(dir: string, workload: Pick<Workload, 'project' | 'name' | 'uid' | 'cluster'>): string {
+  return join(dir, safePathComponent(workload.project), safePathComponent(workload.name), safePathComponent(workloadId(workload)));
 }
 
 /** One container's log file name; `previous` is the instance that ran before the last restart. */

@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster/kinds.js';
-import { haLease, slackSecretProblems, type Config } from '../config.js';
+import { haLease, leaseCluster, slackSecretProblems, type Config, type ResolvedCluster } from '../config.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { channelRows } from './channels.js';
 import { maintenanceRow } from './maintenance.js';
@@ -54,12 +54,40 @@ async function slackRows(config: Config): Promise<CheckRow[]> {
   return rows;
 }
 
+/**
+ * One section per cluster (its rows prefixed `[name]` when `clusters:` names them): credentials,
+ * the API server and its Run:ai kinds, then the permissions the bot needs there; the Lease's
+ * permissions only in the cluster that holds it.
+ */
 async function clusterRows(config: Config, options: CheckOptions): Promise<CheckRow[]> {
+  const rows: CheckRow[] = [];
+  const holder = leaseCluster(config);
+  for (const cluster of config.clusters) {
+    const prefix = cluster.name ? `[${cluster.name}] ` : '';
+    const section = await oneClusterRows(config, cluster, cluster === holder, options);
+    rows.push(...section.map((row) => ({ ...row, check: `${prefix}${row.check}` })));
+  }
+  return rows;
+}
+
+function clusterKubeConfig(config: Config, cluster: ResolvedCluster, options: CheckOptions): KubeConfig {
+  if (cluster.kubeconfig) return options.loadKubeConfig(cluster.kubeconfig);
+  const kubeConfig = options.loadKubeConfig(config.secrets.kubeconfig);
+  if (cluster.context) {
+    const known = kubeConfig.getContexts().map((c) => c.name);
+    if (!known.includes(cluster.context)) throw new Error(`${cluster.key}.context: "${cluster.context}" is not one of its contexts (${known.join(', ') || 'none'})`);
+    kubeConfig.setCurrentContext(cluster.context);
+  }
+  return kubeConfig;
+}
+
+async function oneClusterRows(config: Config, cluster: ResolvedCluster, holdsLease: boolean, options: CheckOptions): Promise<CheckRow[]> {
   let kubeConfig: KubeConfig;
   try {
-    kubeConfig = options.loadKubeConfig(config.secrets.kubeconfig);
+    kubeConfig = clusterKubeConfig(config, cluster, options);
   } catch (err) {
-    return [fail('Kubernetes credentials', `cannot load ${config.secrets.kubeconfig ?? 'the in-cluster or default kubeconfig'}: ${(err as Error).message}`)];
+    const path = cluster.kubeconfig ?? config.secrets.kubeconfig;
+    return [fail('Kubernetes credentials', `cannot load ${path ?? 'the in-cluster or default kubeconfig'}: ${(err as Error).message}`)];
   }
   const rows: CheckRow[] = [];
   let plurals: readonly string[] = WORKLOAD_PLURALS;
@@ -71,8 +99,8 @@ async function clusterRows(config: Config, options: CheckOptions): Promise<Check
     rows.push(fail('Run:ai workload kinds', (err as Error).message));
   }
   const review = accessReviewer(kubeConfig);
-  const lease = haLease(config);
-  const permissions = [...requiredPermissions(plurals, RUNAI_GROUP, config.cluster.namespaces), ...(lease ? leasePermissions(lease) : [])];
+  const lease = holdsLease ? haLease(config) : undefined;
+  const permissions = [...requiredPermissions(plurals, RUNAI_GROUP, cluster.namespaces), ...(lease ? leasePermissions(lease) : [])];
   for (const permission of permissions) {
     try {
       rows.push(permissionRow(permission, await review(permission)));

@@ -13,6 +13,8 @@ export interface DiscoveryRetry {
   firstWaitMs?: number;
   maxWaitMs?: number;
   signal?: AbortSignal;
+  /** Told each failed attempt (the readiness report shows the last). */
+  onError?(message: string): void;
 }
 
 export async function discoverWithRetry(kubeConfig: KubeConfig, log: Logger, retry: DiscoveryRetry = {}): Promise<WorkloadKindRef[]> {
@@ -28,6 +30,7 @@ export async function discoverWithRetry(kubeConfig: KubeConfig, log: Logger, ret
     onFailedAttempt: ({ error, attemptNumber }) => {
       const retryInMs = Math.min(max, first * 2 ** (attemptNumber - 1));
       log.error({ err: error.message, attempt: attemptNumber, retryInMs }, 'cannot discover Run:ai workload kinds');
+      retry.onError?.(error.message);
     },
   });
 }

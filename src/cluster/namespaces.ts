@@ -12,6 +12,8 @@ export interface NamespaceLabelsOptions {
   reader: Pick<ClusterReader, 'namespaceLabels'>;
   /** owners.keys: which labels or annotations name a workload's owner. */
   ownerKeys?: string[];
+  /** The configured name of the cluster these namespaces are in; every workload normalised here carries it. */
+  cluster?: string;
   refreshMs: number;
   log: Logger;
 }
@@ -23,14 +25,17 @@ export class NamespaceLabels {
   constructor(private readonly options: NamespaceLabelsOptions) {}
 
   /** What normalizing a workload of this namespace needs; a function so it can be handed on. */
-  readonly normalize = (namespace: string): NormalizeOptions => ({ ownerKeys: this.options.ownerKeys, namespaceLabels: this.labels.get(namespace) });
+  readonly normalize = (namespace: string): NormalizeOptions => ({ ownerKeys: this.options.ownerKeys, namespaceLabels: this.labels.get(namespace), cluster: this.options.cluster });
 
   /** Keeps the last labels read when the cluster cannot answer: a stale project beats none. */
-  async refresh(): Promise<void> {
+  /** Whether the labels could be read. */
+  async refresh(): Promise<boolean> {
     try {
       this.labels = await this.options.reader.namespaceLabels();
+      return true;
     } catch (err) {
-      this.options.log.warn({ err: describeKubeError(err) }, 'cannot read namespace labels; projects fall back to pod labels and namespace names');
+      this.options.log.warn({ err: describeKubeError(err), cluster: this.options.cluster }, 'cannot read namespace labels; projects fall back to pod labels and namespace names');
+      return false;
     }
   }
 

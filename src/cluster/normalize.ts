@@ -64,6 +64,8 @@ function labels(obj: unknown, key: 'labels' | 'annotations'): Record<string, str
 
 export interface NormalizeOptions {
   ownerKeys?: string[];
+  /** The configured name of the cluster the object was read from (`clusters[].name`); unset for the one unnamed cluster. */
+  cluster?: string;
   /** Labels of the workload's namespace (runai/queue or kai.scheduler/queue names the project). */
   namespaceLabels?: Record<string, string>;
   /**
@@ -154,6 +156,7 @@ export function normalizeWithOrigin(raw: unknown, pods: unknown[], options: Norm
 
   const workload: Workload = {
     uid: ref.uid,
+    ...(options.cluster ? { cluster: options.cluster } : {}),
     kind: ref.kind ?? 'Workload',
     apiVersion: str(raw.apiVersion) ?? '',
     name: ref.name,

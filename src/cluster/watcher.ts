@@ -24,6 +24,8 @@ export interface WatcherStats {
   watchRestarts: number;
   relists: number;
   errors: number;
+  /** The last failure talking to the API server, cleared by the next good list (/readyz shows it). */
+  lastError?: string;
 }
 
 export interface WatcherOptions {
@@ -133,9 +135,11 @@ class Reflector {
         await this.list();
         this.synced = true;
         this.failures = 0;
+        this.stats.lastError = undefined;
         return;
       } catch (err) {
         this.stats.errors++;
+        this.stats.lastError = describeKubeError(err);
         const delay = this.backoff();
         this.log.error({ err: describeKubeError(err), retryInMs: delay }, 'listing workloads failed');
         await new Promise((resolve) => (this.timer = setTimeout(resolve, delay)));
@@ -214,6 +218,7 @@ class Reflector {
       this.schedule(() => this.poll(), this.options.pollIntervalMs);
     } catch (err) {
       this.stats.errors++;
+      this.stats.lastError = describeKubeError(err);
       const delay = Math.min(this.backoff(), this.options.pollIntervalMs);
       this.log.warn({ err: describeKubeError(err), retryInMs: delay }, 'polling workloads failed');
       this.schedule(() => this.poll(), delay);
@@ -291,6 +296,7 @@ class Reflector {
     }
     if (err) {
       this.stats.errors++;
+      this.stats.lastError = describeKubeError(err);
       const delay = this.backoff();
       this.log.warn({ err: describeKubeError(err), retryInMs: delay }, 'watch failed; reconnecting');
       this.schedule(() => this.startWatch(), delay);

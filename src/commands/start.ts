@@ -36,6 +36,11 @@ export function register(program: Command): void {
       try {
         bot = await startBot({ config, log, announce: (line) => process.stderr.write(`runai-slack-bot: ${scrubSecrets(line)}\n`) });
       } catch (err) {
+        // A cluster's kubeconfig or context is only checked here, where it is read: still a config problem.
+        if (err instanceof ConfigError) {
+          process.stderr.write(`${err.message}\n`);
+          process.exit(2);
+        }
         const message = err instanceof StartupError ? err.message : `cannot start: ${(err as Error)?.message ?? String(err)}`;
         process.stderr.write(`runai-slack-bot: ${scrubSecrets(message)}\n`);
         // exit, not exitCode: timers and sockets opened before the failure would keep a half-started process alive.

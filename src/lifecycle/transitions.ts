@@ -7,7 +7,7 @@
  * A decision never says "already told": that fact lives in the ledger and outbox. It says what
  * is owed if nobody has been told yet; the caller drops what the ledger already has.
  */
-import type { LifecycleState, Transition, Workload } from '../model.js';
+import { workloadId, type LifecycleState, type Transition, type Workload } from '../model.js';
 
 /** What the bot remembers of a workload between events and across restarts. */
 export interface Remembered {
@@ -47,12 +47,13 @@ export interface StuckRules {
   initializingAfterMs: number;
 }
 
-export function alertKey(uid: string, state: LifecycleState): string {
-  return `wl:${uid}:${state}`;
+/** `id` is workloadId(): `<cluster>/<uid>` in a named cluster, so the same uid in two clusters keys apart. */
+export function alertKey(id: string, state: LifecycleState): string {
+  return `wl:${id}:${state}`;
 }
 
-export function stuckKey(uid: string, state: LifecycleState): string {
-  return `wl:${uid}:stuck-${state}`;
+export function stuckKey(id: string, state: LifecycleState): string {
+  return `wl:${id}:stuck-${state}`;
 }
 
 /**
@@ -77,7 +78,7 @@ export function decideChange(workload: Workload, previous: Remembered | undefine
   let owed: Owed | undefined;
   const age = now.getTime() - Date.parse(stateSince);
   if (rules.alertStates.has(workload.state) && !(age > rules.lookbackMs)) {
-    owed = { key: alertKey(workload.uid, workload.state), since: new Date(stateSince) };
+    owed = { key: alertKey(workloadId(workload), workload.state), since: new Date(stateSince) };
   }
   return { remember, transition, owed };
 }
@@ -109,5 +110,5 @@ export function decideStuck(workload: Workload, previous: Remembered | undefined
   const since = new Date(previous.stateSince);
   const threshold = state === 'Pending' ? rules.pendingAfterMs(workload.project) : rules.initializingAfterMs;
   if (now.getTime() - since.getTime() < threshold) return undefined;
-  return { key: stuckKey(workload.uid, state), since };
+  return { key: stuckKey(workloadId(workload), state), since };
 }

@@ -46,7 +46,8 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
   let problem: string | undefined;
   try {
     const pods = await withTimeout((signal) => options.reader.podsOf(base.namespace, base.name, signal), timeoutMs, 'listing pods');
-    workload = { ...normalizeWorkload(raw, pods, options.normalize(base.namespace)), state: base.state };
+    // The cluster stays the one the workload was read from (the minimal CR does not carry it).
+    workload = { ...normalizeWorkload(raw, pods, { ...options.normalize(base.namespace), cluster: base.cluster }), state: base.state };
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
   }

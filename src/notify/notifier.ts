@@ -7,16 +7,18 @@
  * does not open a thousand connections to the API server.
  */
 import type { Logger } from 'pino';
-import type { Workload } from '../model.js';
+import { workloadId, type Workload } from '../model.js';
 import type { Store } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { normalizeWorkload } from '../cluster/normalize.js';
+import { normalizeWorkload, type NormalizeOptions } from '../cluster/normalize.js';
+import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
+import { muteTarget } from './mutes.js';
 import type { BurstDestination, Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
@@ -25,15 +27,22 @@ import { ConcurrencyLimiter } from '../lib/limiter.js';
 
 const ARCHIVE_WAIT_MS = 2000;
 
+/** Enrichment reads from the workload's own cluster (undefined: the one unnamed cluster). */
+export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader' | 'normalize'> {
+  readerFor(cluster: string | undefined): ClusterReader;
+  normalize(namespace: string, cluster: string | undefined): NormalizeOptions;
+}
+
 export interface NotifierOptions {
   store: Store;
   outbox: Outbox;
-  enrich: EnrichOptions;
+  enrich: NotifierEnrichOptions;
   log: Logger;
   now(): Date;
-  uiUrl?: string;
-  /** The state the cluster shows now: a warning about a state already left is not sent. */
-  currentState(uid: string): string | undefined;
+  /** The Run:ai UI of a cluster, for the links in messages. */
+  uiUrlFor(cluster: string | undefined): string | undefined;
+  /** The state the cluster shows now (by workloadId()): a warning about a state already left is not sent. */
+  currentState(id: string): string | undefined;
   burst: { windowMs: number; opsChannel?: string; opsThreshold?: number };
   /**
    * Extra work on a failure that the DM mentions (the log archive): where its result goes, and
@@ -89,7 +98,7 @@ export class Notifier implements AlertSink {
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
-    const enriched = await enrichWorkload(alert.raw, alert.workload, this.options.enrich);
+    const enriched = await enrichWorkload(alert.raw, alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
     const saved = archive ? await withDeadline(archive.done, ARCHIVE_WAIT_MS) : undefined;
@@ -101,7 +110,7 @@ export class Notifier implements AlertSink {
       state: alert.workload.state,
       triage: enriched.triage,
       site: enriched.site,
-      uiUrl: this.options.uiUrl,
+      uiUrl: this.options.uiUrlFor(alert.workload.cluster),
       logProblem: enriched.logProblem,
       archivePath,
       archivePending,
@@ -143,9 +152,14 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
+  private enrichOptions(cluster: string | undefined): EnrichOptions {
+    const { readerFor, normalize, ...rest } = this.options.enrich;
+    return { ...rest, reader: readerFor(cluster), normalize: (namespace) => normalize(namespace, cluster) };
+  }
+
   private async prepareStuck(alert: OwedAlert): Promise<void> {
-    const { reader, normalize } = this.options.enrich;
     const w = alert.workload;
+    const { reader, normalize } = this.enrichOptions(w.cluster);
     let workload = w;
     let reasons: ReturnType<typeof schedulingReasons> = [];
     try {
@@ -153,7 +167,7 @@ export class Notifier implements AlertSink {
         reader.podsOf(w.namespace, w.name),
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
-      workload = { ...normalizeWorkload(alert.raw, pods, normalize(w.namespace)), state: w.state };
+      workload = { ...normalizeWorkload(alert.raw, pods, { ...normalize(w.namespace), cluster: w.cluster }), state: w.state };
       // One read of the namespace's events covers the workload, its PodGroup and its pods.
       const events = await reader.eventsFor(w.namespace, [w.name, ...workload.pods.map((p) => p.name)]);
       reasons = schedulingReasons(events, podGroups, workload.pods);
@@ -161,9 +175,9 @@ export class Notifier implements AlertSink {
       this.options.log.warn({ key: alert.key, err: describeKubeError(err) }, 'cannot read why the workload waits; warning without reasons');
     }
     // It may have started while we were reading: then it is no longer stuck, and says nothing.
-    if (this.options.currentState(w.uid) !== w.state) return;
+    if (this.options.currentState(workloadId(w)) !== w.state) return;
     const state = w.state as 'Pending' | 'Initializing';
-    const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrl }, this.options.now());
+    const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrlFor(w.cluster) }, this.options.now());
     await this.queue(alert, workload, message, state.toLowerCase());
   }
 
@@ -191,7 +205,7 @@ export class Notifier implements AlertSink {
 type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };
 
 function ownerTarget(w: Workload) {
-  return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: `${w.namespace}/${w.name}` };
+  return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster) };
 }
 
 function burstEntry(key: string, e: Enriched): BurstEntry {

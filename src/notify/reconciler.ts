@@ -7,13 +7,15 @@
  * converge on the same answer: one message per (workload, state), ever.
  *
  * The store is asynchronous, so each decision (read memory, decide, write memory, ask the sink)
- * runs as a job serialised per workload uid: two events for one workload never decide at once.
+ * runs as a job serialised per workload: two events for one workload never decide at once.
+ * Workloads are keyed by workloadId() (`<cluster>/<uid>` in a named cluster): one reconciler
+ * serves every cluster, each cluster's watcher feeding it through its own forCluster() handler.
  * A job reads the workload as the cache shows it when the job runs (level-triggered), and a
  * reconcile already waiting for a uid absorbs later events for it.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { LifecycleState, Transition, Workload } from '../model.js';
+import { workloadId, type LifecycleState, type Transition, type Workload } from '../model.js';
 import { MalformedWorkloadError, minimalCr, normalizeWithOrigin, objectRef, type NormalizeOptions, type WorkloadOrigin } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
@@ -73,14 +75,25 @@ interface Cached {
 /** Workloads queued for their catch-up decision between two turns of the event loop. */
 const CATCH_UP_SLICE = 200;
 
+/** What differs per cluster when deciding: how its objects are normalised, and its catch-up window. */
+export interface ClusterRules {
+  normalize(namespace: string): NormalizeOptions;
+  lookbackMs?: number;
+}
+
+const UNNAMED = '';
+
 export class WorkloadReconciler implements WorkloadEventHandler {
+  /** By workloadId(). */
   private readonly cache = new Map<string, Cached>();
   /**
    * One copy of each repeated string (namespace, project, owner, kind, image, …): JSON gives
    * every object its own copies, and 100,000 workloads share a few thousand distinct values.
    */
   private readonly strings = new Map<string, string>();
-  private synced = false;
+  /** Clusters (by name, '' for the unnamed one) whose first list is complete: their workloads are decided. */
+  private readonly synced = new Set<string>();
+  private readonly rules = new Map<string, ClusterRules>();
   private readonly perWorkload = new KeyedSerializer();
   private readonly slots: ConcurrencyLimiter;
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
@@ -95,19 +108,51 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     return [...this.cache.values()].map((c) => c.workload);
   }
 
-  find(namespace: string, name: string): { workload: Workload; raw: unknown } | undefined {
-    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) return { workload: c.workload, raw: rawOf(c) };
+  /**
+   * The workload of that namespace and name; in `cluster` when given (undefined: the first
+   * found in any cluster; see findAll for a name in several).
+   */
+  find(namespace: string, name: string, cluster?: string): { workload: Workload; raw: unknown } | undefined {
+    for (const c of this.cache.values()) {
+      if (c.workload.namespace === namespace && c.workload.name === name && (cluster === undefined || c.workload.cluster === cluster)) return { workload: c.workload, raw: rawOf(c) };
+    }
     return undefined;
   }
 
-  rawOf(uid: string): unknown {
-    const cached = this.cache.get(uid);
+  /** Every workload of that namespace and name, one per cluster that has one. */
+  findAll(namespace: string, name: string): Array<{ workload: Workload; raw: unknown }> {
+    const found: Array<{ workload: Workload; raw: unknown }> = [];
+    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) found.push({ workload: c.workload, raw: rawOf(c) });
+    return found;
+  }
+
+  /** `id` is workloadId(). */
+  rawOf(id: string): unknown {
+    const cached = this.cache.get(id);
     return cached && rawOf(cached);
   }
 
-  /** The state the cluster shows now, or undefined when the workload is gone. */
-  currentState(uid: string): LifecycleState | undefined {
-    return this.cache.get(uid)?.workload.state;
+  /** The state the cluster shows now, or undefined when the workload is gone; `id` is workloadId(). */
+  currentState(id: string): LifecycleState | undefined {
+    return this.cache.get(id)?.workload.state;
+  }
+
+  /** Whether the first list of that cluster (undefined: the unnamed one) is complete. */
+  isSynced(cluster?: string): boolean {
+    return this.synced.has(cluster ?? UNNAMED);
+  }
+
+  /**
+   * The event handler of one cluster's watcher: its objects are normalised with its rules and
+   * carry its name, and its lists only ever forget its own workloads.
+   */
+  forCluster(cluster: string | undefined, rules: ClusterRules): WorkloadEventHandler {
+    this.rules.set(cluster ?? UNNAMED, rules);
+    return {
+      upsert: (raw, kind) => this.upsertIn(cluster, rules, raw, kind),
+      remove: (raw) => this.removeIn(cluster, raw),
+      listed: (kind, scope, uids) => this.listedIn(cluster, kind, scope, uids),
+    };
   }
 
   /**
@@ -116,10 +161,11 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    */
   checkStuck(): void {
     const { stuck } = this.options;
-    if (!stuck || !this.synced) return;
-    for (const { workload } of this.cache.values()) {
+    if (!stuck || !this.synced.size) return;
+    for (const [id, { workload }] of this.cache) {
       if (workload.state !== 'Pending' && workload.state !== 'Initializing') continue;
-      this.schedule(workload.uid, 'stuck check', () => this.checkStuckOne(workload.uid, stuck));
+      if (!this.isSynced(workload.cluster)) continue;
+      this.schedule(id, 'stuck check', () => this.checkStuckOne(id, stuck));
     }
   }
 
@@ -128,28 +174,41 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     return this.perWorkload.idle();
   }
 
-  private async checkStuckOne(uid: string, stuck: NonNullable<ReconcilerOptions['stuck']>): Promise<void> {
-    const cached = this.cache.get(uid);
+  private async checkStuckOne(id: string, stuck: NonNullable<ReconcilerOptions['stuck']>): Promise<void> {
+    const cached = this.cache.get(id);
     if (!cached) return;
     const { workload } = cached;
     if (workload.state !== 'Pending' && workload.state !== 'Initializing') return;
     const { store, now } = this.options;
-    const owed = decideStuck(workload, remembered(await store.getWorkload(uid)), now(), stuck);
+    const owed = decideStuck(workload, remembered(await store.getWorkload(id)), now(), stuck);
     if (!owed || (await this.told(owed.key))) return;
     this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw: rawOf(cached), since: owed.since });
   }
 
   /** Queues a decision for one workload after those already queued for it; a failure is logged. */
-  private schedule(uid: string, what: string, job: () => Promise<void>): void {
-    void this.perWorkload.run(uid, () => this.slots.run(job)).catch((err: unknown) =>
-      this.options.log.error({ uid, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, `${what} failed; the next event or resync decides again`),
+  private schedule(id: string, what: string, job: () => Promise<void>): void {
+    void this.perWorkload.run(id, () => this.slots.run(job)).catch((err: unknown) =>
+      this.options.log.error({ workload: id, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, `${what} failed; the next event or resync decides again`),
     );
   }
 
+  /** The unnamed cluster's handler (a config without `clusters:`). */
   upsert(raw: unknown, kind: WorkloadKindRef): void {
+    this.upsertIn(undefined, this.options, raw, kind);
+  }
+
+  remove(raw: unknown): void {
+    this.removeIn(undefined, raw);
+  }
+
+  listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
+    this.listedIn(undefined, kind, scope, uids);
+  }
+
+  private upsertIn(cluster: string | undefined, rules: ClusterRules, raw: unknown, kind: WorkloadKindRef): void {
     let workload: Workload;
     let origin: WorkloadOrigin;
-    const options = this.options.normalize(objectRef(raw).namespace ?? '');
+    const options = { ...rules.normalize(objectRef(raw).namespace ?? ''), cluster };
     try {
       ({ workload, origin } = normalizeWithOrigin(raw, [], options));
     } catch (err) {
@@ -159,24 +218,27 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       return;
     }
     workload = this.interned(workload);
-    this.cache.set(workload.uid, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
-    if (this.synced) this.queueReconcile(workload.uid);
+    const id = workloadId(workload);
+    this.cache.set(id, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
+    if (this.isSynced(cluster)) this.queueReconcile(id);
   }
 
-  remove(raw: unknown): void {
+  private removeIn(cluster: string | undefined, raw: unknown): void {
     const { uid } = objectRef(raw);
     if (!uid) return;
-    const cached = this.cache.get(uid);
-    this.cache.delete(uid);
-    if (cached && this.synced) this.queueDeletion(cached.workload);
+    const id = workloadId({ uid, cluster });
+    const cached = this.cache.get(id);
+    this.cache.delete(id);
+    if (cached && this.isSynced(cluster)) this.queueDeletion(id, cached.workload);
   }
 
-  listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
+  private listedIn(cluster: string | undefined, kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
     // A DELETED event missed while disconnected: the object is simply absent from the list.
-    for (const [uid, cached] of this.cache) {
-      if (cached.plural !== kind.plural || (scope !== '*' && cached.workload.namespace !== scope) || uids.has(uid)) continue;
-      this.cache.delete(uid);
-      if (this.synced) this.queueDeletion(cached.workload);
+    for (const [id, cached] of this.cache) {
+      const w = cached.workload;
+      if (w.cluster !== cluster || cached.plural !== kind.plural || (scope !== '*' && w.namespace !== scope) || uids.has(w.uid)) continue;
+      this.cache.delete(id);
+      if (this.isSynced(cluster)) this.queueDeletion(id, cached.workload);
     }
   }
 
@@ -193,6 +255,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   private interned(w: Workload): Workload {
     return {
       ...w,
+      ...(w.cluster ? { cluster: this.intern(w.cluster) } : {}),
       kind: this.intern(w.kind),
       apiVersion: this.intern(w.apiVersion),
       namespace: this.intern(w.namespace),
@@ -205,43 +268,45 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   }
 
   /**
-   * The first list is complete: from now on, decide. Reconciles everything once (catch-up),
-   * queued in slices so that at 100,000 workloads the queueing itself does not hold the event
-   * loop; resolves once every catch-up decision is queued (idle() waits for them to be made).
+   * The first list of a cluster (undefined: the unnamed one) is complete: from now on, decide
+   * its workloads. Reconciles each of them once (catch-up), queued in slices so that at 100,000
+   * workloads the queueing itself does not hold the event loop; resolves once every catch-up
+   * decision is queued (idle() waits for them to be made).
    */
-  async markSynced(): Promise<void> {
-    this.synced = true;
-    const uids = [...this.cache.keys()];
-    for (let start = 0; start < uids.length; start += CATCH_UP_SLICE) {
-      for (const uid of uids.slice(start, start + CATCH_UP_SLICE)) this.queueReconcile(uid);
-      if (start + CATCH_UP_SLICE < uids.length) await nextTurn();
+  async markSynced(cluster?: string): Promise<void> {
+    this.synced.add(cluster ?? UNNAMED);
+    const ids = [...this.cache].filter(([, c]) => c.workload.cluster === cluster).map(([id]) => id);
+    for (let start = 0; start < ids.length; start += CATCH_UP_SLICE) {
+      for (const id of ids.slice(start, start + CATCH_UP_SLICE)) this.queueReconcile(id);
+      if (start + CATCH_UP_SLICE < ids.length) await nextTurn();
     }
   }
 
   reconcileAll(): void {
-    if (this.synced) for (const uid of this.cache.keys()) this.queueReconcile(uid);
+    for (const [id, c] of this.cache) if (this.isSynced(c.workload.cluster)) this.queueReconcile(id);
   }
 
-  private queueReconcile(uid: string): void {
-    if (this.reconcileQueued.has(uid)) return;
-    this.reconcileQueued.add(uid);
-    this.schedule(uid, 'reconcile', () => {
-      this.reconcileQueued.delete(uid);
-      return this.reconcile(uid);
+  private queueReconcile(id: string): void {
+    if (this.reconcileQueued.has(id)) return;
+    this.reconcileQueued.add(id);
+    this.schedule(id, 'reconcile', () => {
+      this.reconcileQueued.delete(id);
+      return this.reconcile(id);
     });
   }
 
-  private queueDeletion(workload: Workload): void {
-    this.schedule(workload.uid, 'marking a workload deleted', () => this.markDeleted(workload));
+  private queueDeletion(id: string, workload: Workload): void {
+    this.schedule(id, 'marking a workload deleted', () => this.markDeleted(id, workload));
   }
 
-  private async reconcile(uid: string): Promise<void> {
-    const cached = this.cache.get(uid);
+  private async reconcile(id: string): Promise<void> {
+    const cached = this.cache.get(id);
     // Gone since the event: its deletion is queued behind this job and decides instead.
     if (!cached) return;
     const { workload } = cached;
     const { store, now } = this.options;
-    const decision = decideChange(workload, remembered(await store.getWorkload(uid)), now(), this.options);
+    const lookbackMs = this.rules.get(workload.cluster ?? UNNAMED)?.lookbackMs ?? this.options.lookbackMs;
+    const decision = decideChange(workload, remembered(await store.getWorkload(id)), now(), { alertStates: this.options.alertStates, lookbackMs });
     await this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !(await this.told(owed.key))) {
@@ -249,9 +314,9 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
   }
 
-  private async markDeleted(workload: Workload): Promise<void> {
+  private async markDeleted(id: string, workload: Workload): Promise<void> {
     const { store, now } = this.options;
-    await this.apply(workload, decideDeletion(workload, remembered(await store.getWorkload(workload.uid)), now()));
+    await this.apply(workload, decideDeletion(workload, remembered(await store.getWorkload(id)), now()));
   }
 
   private async apply(workload: Workload, decision: ChangeDecision): Promise<void> {
@@ -270,8 +335,10 @@ function remembered(stored: StoredWorkload | undefined): Remembered | undefined 
 }
 
 function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promise<void> {
+  // The row's uid is the workload's id (`<cluster>/<uid>` in a named cluster): one key space for every cluster.
   return store.putWorkload({
-    uid: w.uid,
+    uid: workloadId(w),
+    cluster: w.cluster,
     namespace: w.namespace,
     name: w.name,
     project: w.project,

@@ -7,13 +7,15 @@ import { repeat } from '../lib/repeat.js';
 import type { Metrics } from './metrics.js';
 
 type Source = () => number | Promise<number>;
+/** One value per cluster: labelled `cluster` by name; the unnamed cluster's (undefined) unlabelled. */
+type PerCluster = () => Array<[cluster: string | undefined, value: number]>;
 
 export interface GaugeSources {
   outboxDepth: Source;
-  kubeRequests: Source;
-  watchRestarts: Source;
-  kubeErrors: Source;
-  workloads: Source;
+  kubeRequests: Source | PerCluster;
+  watchRestarts: Source | PerCluster;
+  kubeErrors: Source | PerCluster;
+  workloads: Source | PerCluster;
 }
 
 export const GAUGE_SAMPLE_MS = 5000;
@@ -33,7 +35,14 @@ export class GaugeSampler {
     await Promise.all(
       (Object.keys(this.sources) as Array<keyof GaugeSources>).map(async (name) => {
         try {
-          this.metrics[name].set(await this.sources[name]());
+          const value = await this.sources[name]();
+          if (typeof value === 'number') this.metrics[name].set(value);
+          else {
+            for (const [cluster, v] of value) {
+              if (cluster === undefined) this.metrics[name].set(v);
+              else this.metrics[name].set({ cluster }, v);
+            }
+          }
         } catch (err) {
           this.log.debug({ gauge: name, err: (err as Error).message }, 'gauge not sampled');
         }

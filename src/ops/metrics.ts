@@ -12,9 +12,10 @@ export class Metrics {
   readonly slackCalls = new Counter({ name: 'runai_bot_slack_api_calls_total', help: 'Slack Web API calls made', labelNames: ['method'], registers: [this.registry] });
   readonly slackErrors = new Counter({ name: 'runai_bot_slack_errors_total', help: 'Slack send failures, by kind (ratelimited = HTTP 429)', labelNames: ['kind'], registers: [this.registry] });
   readonly storeErrors = new Counter({ name: 'runai_bot_store_errors_total', help: 'SQLite calls of the outbox that failed (SQLITE_FULL, SQLITE_BUSY, …), by call', labelNames: ['op'], registers: [this.registry] });
-  readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', registers: [this.registry] });
-  readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', registers: [this.registry] });
-  readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', registers: [this.registry] });
+  // Per cluster: labelled `cluster` when clusters: names them; unlabelled for the one unnamed cluster.
+  readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', labelNames: ['cluster'], registers: [this.registry] });
+  readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', labelNames: ['cluster'], registers: [this.registry] });
+  readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', labelNames: ['cluster'], registers: [this.registry] });
   readonly malformed = new Counter({ name: 'runai_bot_malformed_workloads_total', help: 'Workload objects skipped as malformed', registers: [this.registry] });
   readonly triageSeconds = new Histogram({
     name: 'runai_bot_triage_seconds',
@@ -25,7 +26,7 @@ export class Metrics {
   });
   readonly outboxDepth = new Gauge({ name: 'runai_bot_outbox_depth', help: 'Messages waiting to be sent', registers: [this.registry] });
   readonly leader = new Gauge({ name: 'runai_bot_leader', help: '1 while this replica leads (sends to Slack, runs the schedules), else 0; always 1 without ha.enabled', registers: [this.registry] });
-  readonly workloads = new Gauge({ name: 'runai_bot_workloads', help: 'Workloads in the watch cache', registers: [this.registry] });
+  readonly workloads = new Gauge({ name: 'runai_bot_workloads', help: 'Workloads in the watch cache', labelNames: ['cluster'], registers: [this.registry] });
   // Read from the maintenance module at scrape time: parsing has no metrics object to count into.
   readonly icalSkipAheadFallbacks = new Gauge({
     name: 'runai_bot_ical_skip_ahead_fallbacks',

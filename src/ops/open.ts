@@ -4,7 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { storeUrl, type Config } from '../config.js';
+import { ConfigError, storeUrl, type Config, type ResolvedCluster } from '../config.js';
 import { openConfiguredStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { kubeconfigError, storeError } from './startup.js';
@@ -19,6 +19,57 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
     throw kubeconfigError(err, path);
   }
   return kc;
+}
+
+/**
+ * One KubeConfig per configured cluster, in the order of `config.clusters`: its own kubeconfig
+ * file, a context of $KUBECONFIG, or (neither) the bot's own credentials, `fallback` when given
+ * (tests, the demo). Every entry is checked before any is used, and each problem names its key.
+ */
+export function loadClusterKubeConfigs(config: Pick<Config, 'clusters' | 'secrets'>, fallback?: KubeConfig): KubeConfig[] {
+  const problems: string[] = [];
+  const own = () => fallback ?? loadKubeConfig(config.secrets.kubeconfig);
+  const loaded = config.clusters.map((cluster) => {
+    try {
+      return loadClusterKubeConfig(cluster, config.secrets.kubeconfig, own);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return undefined;
+    }
+  });
+  if (problems.length) throw new ConfigError(problems);
+  return loaded as KubeConfig[];
+}
+
+function loadClusterKubeConfig(cluster: ResolvedCluster, defaultPath: string | undefined, own: () => KubeConfig): KubeConfig {
+  if (cluster.kubeconfig) {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromFile(cluster.kubeconfig);
+    } catch (err) {
+      throw new ConfigError([`${cluster.key}.kubeconfig: cannot read ${cluster.kubeconfig} (${codeOf(err)}); mount the cluster's kubeconfig Secret there (deploy/multi-cluster.md)`]);
+    }
+    if (!kc.getCurrentCluster()) throw new ConfigError([`${cluster.key}.kubeconfig: ${cluster.kubeconfig} names no current context with a cluster`]);
+    return kc;
+  }
+  if (cluster.context) {
+    // A fresh copy per cluster: setCurrentContext changes the object.
+    const kc = loadKubeConfig(defaultPath);
+    const known = kc.getContexts().map((c) => c.name);
+    if (!known.includes(cluster.context)) {
+      const where = defaultPath ? `KUBECONFIG ${defaultPath}` : 'the default kubeconfig';
+      throw new ConfigError([`${cluster.key}.context: "${cluster.context}" is not a context in ${where} (it has: ${known.join(', ') || 'none'})`]);
+    }
+    kc.setCurrentContext(cluster.context);
+    return kc;
+  }
+  return own();
+}
+
+function codeOf(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return (e.code ?? e.message ?? String(err)).split('\n')[0];
 }
 
 /**

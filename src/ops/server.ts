@@ -12,6 +12,8 @@ export interface Readiness {
   checks(): Promise<Record<string, { ok: boolean; detail?: string }>>;
   /** Whether this replica leads (ha): shown in /readyz, never a reason to be unready. */
   leader?(): boolean;
+  /** The configured clusters, listed in /readyz when `clusters:` names them (undefined or empty: not listed). */
+  clusters?(): Array<{ name?: string; synced: boolean; lastError?: string }>;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -25,7 +27,9 @@ export function opsHandlers(metrics: Metrics, readiness: Readiness): Record<stri
         .then((checks) => {
           const ok = Object.values(checks).every((c) => c.ok);
           const leader = readiness.leader?.();
-          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify({ ready: ok, ...(leader === undefined ? {} : { leader }), checks })}\n`);
+          const clusters = readiness.clusters?.().filter((c) => c.name);
+          const body = { ready: ok, ...(leader === undefined ? {} : { leader }), checks, ...(clusters?.length ? { clusters } : {}) };
+          send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify(body)}\n`);
         })
         .catch((err: Error) => send(res, 503, 'application/json', `${JSON.stringify({ ready: false, error: err.message })}\n`));
     },

@@ -30,7 +30,7 @@ const BUTTONS: Record<string, ButtonAnswer> = {
     const lookup = await findByRef(asker, ref);
     if ('reply' in lookup) return lookup.reply;
     const w = lookup.found.workload;
-    return muteWorkload(asker, w.namespace, w.name, w.project, undefined);
+    return muteWorkload(asker, w, undefined);
   },
   [ACTION.muteProject]: async (asker, ref) => {
     // The project is taken from the workload itself, not from the button, when it is still known.

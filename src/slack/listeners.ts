@@ -30,11 +30,13 @@ export interface ListenerDeps {
   clusterNames: readonly string[];
   /** The reader for a workload's cluster (`Workload.cluster`; undefined for the one unnamed cluster). */
   readerFor(cluster: string | undefined): ClusterReader;
+  /** The Run:ai UI of a cluster (its `clusters[].uiUrl`, else `runai.uiUrl`). */
+  uiUrlFor(cluster: string | undefined): string | undefined;
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;
-  /** How workloads of a namespace are normalised (owner keys, the namespace's project label). */
-  normalize(namespace: string): NormalizeOptions;
+  /** How to normalise a workload of `cluster` in `namespace` (that cluster's namespace labels). */
+  normalize(namespace: string, cluster: string | undefined): NormalizeOptions;
   /** The maintenance calendar, when one is configured. */
   maintenance?: { upcoming(now: Date, limit: number): MaintenanceWindow[] };
 }

@@ -13,14 +13,17 @@
  * admitToBurst (burst membership + its rewrite item), completeBurstRewrite, releaseBurst and
  * dropBurst each run in one transaction in every implementation.
  *
- * KEY SPACE. Keys are strings with a kind prefix: `wl:<uid>:<state>` (workload alerts),
+ * KEY SPACE. Keys are strings with a kind prefix: `wl:<id>:<state>` (workload alerts),
  * `burst:<anchor>` (a burst's rewrite), `ops-burst:<iso>`, `cleanup:<owner>:<day>`, `mw:<reminder>`,
- * `archive:<…>`. Workloads are keyed by their Kubernetes uid; mutes by (user, scope); settings
- * and the Slack user cache by person; the feed cache by URL. Many clusters will add a `cluster`
- * dimension: a cluster id enters as an extra leading column of each table's primary key (default
- * '' for the single cluster of today, so existing rows stay valid) and as an optional `cluster`
- * argument on the workload and ledger calls; ledger keys then stay unique per cluster without
- * rewriting them. People-level data (mutes, settings, Slack users) stays shared across clusters.
+ * `archive:<…>`. A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs
+ * in a cluster named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a
+ * config without it. So several clusters share one key space with no extra key column: the
+ * same uid in two clusters gives two ids, and the keys and rows a single-cluster bot wrote before
+ * `clusters:` existed are still its keys. The workloads table is keyed by that id (its `uid`
+ * column) and keeps the cluster's name in a `cluster` column ('' for the unnamed cluster), for
+ * lookups by name within one cluster. Burst entries, the outbox and the ledger carry the alert's
+ * key and so its id. Mutes are keyed by (user, scope); settings and the Slack user cache by
+ * person; the feed cache by URL: people-level data is shared across clusters.
  */
 import type { SlackMessage } from '../messages/blocks.js';
 
@@ -68,7 +71,10 @@ export interface NewOutboxItem {
 }
 
 export interface StoredWorkload {
+  /** workloadId(): `<cluster>/<uid>` in a named cluster, the bare uid otherwise. */
   uid: string;
+  /** The configured cluster's name; undefined for the unnamed cluster (stored as ''). */
+  cluster?: string;
   namespace: string;
   name: string;
   project: string;
@@ -186,6 +192,8 @@ export interface WorkloadStore {
   /** Workloads not deleted. */
   allWorkloads(): Promise<StoredWorkload[]>;
   workloadsOf(owner: string): Promise<StoredWorkload[]>;
+  /** Workloads of that namespace and name (deleted ones too, newest state first), in `cluster` only when given ('' : the unnamed one). */
+  workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]>;
   putWorkload(w: StoredWorkload): Promise<void>;
   /** Uids of the workloads not deleted, as the store last saw them. */
   presentWorkloadUids(): Promise<string[]>;
@@ -230,7 +238,7 @@ export interface HealthStore {
 
 export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
 
-/** The workload a ledger key is about: wl:<uid>:… and burst:wl:<uid>:…; undefined for others. */
+/** The workload a ledger key is about (its workloadId()): wl:<id>:… and burst:wl:<id>:…; undefined for others. */
 export function workloadUidOfKey(key: string): string | undefined {
   const match = /(?:^|:)wl:([^:]+):/.exec(key);
   return match?.[1];

@@ -35,7 +35,7 @@ describe('the log archiver the notifier calls', () => {
 
   const archiver = (archiveDir = join(dir, 'logs')) =>
     new LogArchiver({
-      reader,
+      readerFor: () => reader,
       dir: archiveDir,
       maxBytesPerContainer: 1_000_000,
       reporter: new ArchiveProblemReporter({ store, opsChannel: 'C0OPS', dir: archiveDir, log: captured.log, queued: () => undefined }),

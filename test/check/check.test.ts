@@ -194,6 +194,37 @@ describe('check against the simulated Slack and cluster', () => {
     expect(cluster[1].detail).toContain('401');
   });
 
+  it('checks each cluster of clusters: in its own section: a denied permission in one, an unreachable other, the Lease only where it lives', async () => {
+    const second = await startFakeKube();
+    try {
+      second.deny({ verb: 'list', resource: 'events' });
+      const down = join(dir, 'down.kubeconfig');
+      writeFileSync(down, kube.kubeconfigYaml().replace(kube.url, 'http://127.0.0.1:1'));
+      const multi = parseConfig({
+        clusters: [
+          { name: 'gpu-east', kubeconfig: env.KUBECONFIG },
+          { name: 'gpu-west', kubeconfig: second.writeKubeconfig(join(dir, 'west')) },
+          { name: 'gpu-north', kubeconfig: down },
+        ],
+        ha: { enabled: true, cluster: 'gpu-west', leaseNamespace: 'runai-slack-bot' },
+        store: { url: 'postgres://bot@db/bot' },
+        maintenance: { feed: join(dir, 'maintenance.ics'), channel: 'C0MAINT' },
+      }, env);
+      const rows = await runChecks(multi, { source: 'test', now: () => new Date(), loadKubeConfig });
+      const of = (name: string) => rows.filter((r) => r.check.startsWith(`[${name}] `));
+      expect(of('gpu-east').every((r) => r.ok)).toBe(true);
+      expect(of('gpu-east').map((r) => r.check)).toEqual(expect.arrayContaining(['[gpu-east] Run:ai workload kinds', '[gpu-east] get pods/log']));
+      expect(of('gpu-west').filter((r) => !r.ok).map((r) => r.check)).toEqual(['[gpu-west] list events']);
+      expect(of('gpu-north').filter((r) => !r.ok).map((r) => r.check)).toEqual(['[gpu-north] Run:ai workload kinds', '[gpu-north] Kubernetes permissions']);
+      // The Lease is asked about in the cluster that holds it, and only there.
+      expect(of('gpu-west').some((r) => /lease/i.test(r.check))).toBe(true);
+      expect([...of('gpu-east'), ...of('gpu-north')].some((r) => /lease/i.test(r.check))).toBe(false);
+      expect(second.requests.some((r) => r.path.includes('selfsubjectaccessreviews'))).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('exits 0 and prints an all-ok table when everything is fine (the CLI)', async () => {
     const { code, stdout } = await runCli(['--config', configPath]);
     expect(stdout).toMatch(/^CHECK +STATUS +DETAIL \/ FIX$/m);

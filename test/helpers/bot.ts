@@ -26,7 +26,7 @@ export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
   yaml: Record<string, any> = {},
-  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string; kubeConfig?: KubeConfig } = {},
+  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string; kubeConfig?: KubeConfig; clusterStartWaitMs?: number } = {},
 ): Promise<TestBot> {
   const dir = options.dir ?? tempDir();
   const config = parseConfig(
@@ -48,7 +48,7 @@ export async function startTestBot(
   const captured = captureLog(options.logLevel ?? 'info');
   // A test may route the bot's API traffic through a relay it can cut (helpers/tcp-cut.ts).
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(kube.writeKubeconfig(dir));
-  const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig });
+  const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig, clusterStartWaitMs: options.clusterStartWaitMs });
   return Object.assign(bot, { captured, dir });
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';
-import { deliveryFor, muteScope } from '../../src/notify/mutes.js';
+import { deliveryFor, muteScope, muteTarget, parseWorkloadScope } from '../../src/notify/mutes.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.js';
 import type { SlackMessage } from '../../src/messages/blocks.js';
@@ -130,6 +130,23 @@ describe('outbox', () => {
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
     expect(await store.wasSent('wl:10:Failed')).toBe(true);
+  });
+
+  it('mutes a workload in its own cluster only; an unnamed cluster\'s mute keeps its old scope', async () => {
+    await store.mute(ALICE.id, muteScope.workload('runai-vision', 'train-1', 'gpu-east'), undefined);
+    const about = (cluster?: string) =>
+      store.enqueue({ key: `wl:${cluster ?? 'x'}/1:Failed`, kind: 'failed', target: { type: 'owner', owner: 'alice', project: 'vision', workload: muteTarget('runai-vision', 'train-1', cluster) }, payload: message }, clock);
+    await about('gpu-east');
+    await about('gpu-west');
+    await about(undefined);
+    await outbox.flush();
+    // Only gpu-east's is silenced; the same name in gpu-west and in the unnamed cluster still arrive.
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    expect(await store.wasSent('wl:gpu-east/1:Failed')).toBe(true);
+    expect(muteScope.workload('runai-vision', 'train-1')).toBe('workload:runai-vision/train-1');
+    expect(parseWorkloadScope('workload:gpu-east/runai-vision/train-1')).toEqual({ cluster: 'gpu-east', namespace: 'runai-vision', name: 'train-1' });
+    expect(parseWorkloadScope('workload:runai-vision/train-1')).toEqual({ namespace: 'runai-vision', name: 'train-1' });
+    expect(parseWorkloadScope('project:vision')).toBeUndefined();
   });
 
   it('holds a message during the recipient\'s quiet hours and sends it when they end', async () => {

@@ -42,4 +42,35 @@ describe('GaugeSampler', () => {
     await sampler.sample();
     expect(await gauge(metrics, 'runai_bot_outbox_depth')).toBe(9);
   });
+
+  it('labels the per-cluster gauges with cluster when clusters: names them, keeping the metric names', async () => {
+    const metrics = new Metrics();
+    const sampler = new GaugeSampler(
+      metrics,
+      {
+        outboxDepth: () => 0,
+        kubeRequests: () => [['gpu-east', 10], ['gpu-west', 4]],
+        watchRestarts: () => [['gpu-east', 0], ['gpu-west', 3]],
+        kubeErrors: () => [['gpu-east', 0], ['gpu-west', 7]],
+        workloads: () => [['gpu-east', 2], ['gpu-west', 5]],
+      },
+      captureLog().log,
+    );
+    await sampler.sample();
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('runai_bot_workloads{cluster="gpu-east"} 2');
+    expect(text).toContain('runai_bot_workloads{cluster="gpu-west"} 5');
+    expect(text).toContain('runai_bot_kube_errors{cluster="gpu-west"} 7');
+    expect(text).toContain('runai_bot_watch_restarts{cluster="gpu-west"} 3');
+    expect(text).toContain('runai_bot_kube_api_requests{cluster="gpu-east"} 10');
+  });
+
+  it('leaves the one unnamed cluster of an old config unlabelled', async () => {
+    const metrics = new Metrics();
+    const sampler = new GaugeSampler(metrics, { outboxDepth: () => 0, kubeRequests: () => [[undefined, 6]], watchRestarts: () => 0, kubeErrors: () => 0, workloads: () => [[undefined, 3]] }, captureLog().log);
+    await sampler.sample();
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^runai_bot_workloads 3$/m);
+    expect(text).toMatch(/^runai_bot_kube_api_requests 6$/m);
+  });
 });

@@ -107,6 +107,7 @@ describe('one bot, two clusters: /runai, buttons and the Home tab', () => {
       config, store, owners, log, now, normalize,
       reconciler: directory,
       clusterNames: [...CLUSTERS],
+      uiUrlFor: (cluster) => `https://${cluster}.runai.example.org`,
       readerFor: (cluster) => {
         const reader = readers[cluster as ClusterName];
         if (!reader) throw new Error(`no reader for cluster ${String(cluster)}`);

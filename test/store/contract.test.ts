@@ -279,6 +279,27 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.getWorkload('d')).toBeUndefined();
     });
 
+    it('keeps one row per cluster for the same uid and name, and looks a name up in one cluster or in all', async () => {
+      // workloadId(): the same Kubernetes uid in two named clusters gives two rows; '' is the unnamed cluster of old configs.
+      const inEast = workload('gpu-east/u1', { cluster: 'gpu-east', name: 'train', stateSince: at(1).toISOString() });
+      const inWest = workload('gpu-west/u1', { cluster: 'gpu-west', name: 'train', state: 'Failed', stateSince: at(2).toISOString() });
+      const unnamed = workload('u1', { name: 'train', stateSince: at(3).toISOString() });
+      for (const w of [inEast, inWest, unnamed, workload('gpu-east/u2', { cluster: 'gpu-east', name: 'other' })]) await store.putWorkload(w);
+      expect(await store.getWorkload('gpu-east/u1')).toEqual(inEast);
+      expect(await store.getWorkload('gpu-west/u1')).toEqual(inWest);
+      expect(await store.getWorkload('u1')).toEqual(unnamed);
+      expect((await store.getWorkload('u1'))?.cluster).toBeUndefined();
+      expect(await store.workloadsNamed('runai-vision', 'train', 'gpu-west')).toEqual([inWest]);
+      expect(await store.workloadsNamed('runai-vision', 'train', 'gpu-east')).toEqual([inEast]);
+      expect(await store.workloadsNamed('runai-vision', 'train', '')).toEqual([unnamed]);
+      expect((await store.workloadsNamed('runai-vision', 'train')).map((w) => w.uid)).toEqual(['u1', 'gpu-east/u1', 'gpu-west/u1']);
+      expect(await store.workloadsNamed('runai-vision', 'train', 'gpu-north')).toEqual([]);
+      // Ledger keys carry the id, so pruning keeps a live workload's keys in its own cluster only.
+      for (const key of ['wl:gpu-east/u1:Failed', 'wl:gpu-west/u1:Failed', 'burst:wl:gpu-west/u1:Failed']) await store.recordSent({ key, recipient: 'U1', sentAt: at(0).toISOString() });
+      expect(await store.pruneLedger(at(50), new Set(['gpu-east/u1']))).toBe(2);
+      expect([...(await store.ledgerKeys('wl:'))]).toEqual(['wl:gpu-east/u1:Failed']);
+    });
+
     it('keeps mutes until they end, settings per person, and the Slack user cache including “not found”', async () => {
       await store.mute('U1', 'project:vision', at(60));
       await store.mute('U1', 'workload:runai-vision/a', undefined);

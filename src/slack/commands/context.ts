@@ -152,7 +152,7 @@ export async function withPods(deps: ListenerDeps, found: Found): Promise<Worklo
   const reader = deps.readerFor(found.workload.cluster);
   const pods = await withTimeout((signal) => reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
   // Project, owner and state stay as the reconciler decided them; the pods come from now.
-  return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace)).pods };
+  return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace, found.workload.cluster)).pods };
 }
 
 /** Parses a button's value; anything malformed names no workload. */

@@ -3,7 +3,8 @@
  * project, for a while or until they unmute. Muting a workload needs the right to see it
  * (else the answer would confirm it exists); muting a project only ever affects the asker.
  */
-import { muteScope } from '../../notify/mutes.js';
+import type { Workload } from '../../model.js';
+import { muteScope, parseWorkloadScope } from '../../notify/mutes.js';
 import type { SlackMessage } from '../../messages/blocks.js';
 import { forInlineCode, slackDate } from '../../messages/mrkdwn.js';
 import type { MuteTarget } from '../parse-command.js';
@@ -16,11 +17,12 @@ export async function muteReply(asker: Asker, target: MuteTarget, forMs: number 
   const lookup = await findVisibleWorkload(asker, target.query, 'mute');
   if ('reply' in lookup) return lookup.reply;
   const w = lookup.found.workload;
-  return muteWorkload(asker, w.namespace, w.name, w.project, until);
+  return muteWorkload(asker, w, until);
 }
 
-export async function muteWorkload(asker: Asker, namespace: string, name: string, project: string, until: Date | undefined): Promise<SlackMessage> {
-  await asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name), until);
+export async function muteWorkload(asker: Asker, workload: Pick<Workload, 'namespace' | 'name' | 'project' | 'cluster'>, until: Date | undefined): Promise<SlackMessage> {
+  const { namespace, name, project, cluster } = workload;
+  await asker.deps.store.mute(asker.userId, muteScope.workload(namespace, name, cluster), until);
   return confirmationMessage(`Muted ${forInlineCode(name, 120)} in project ${forInlineCode(project, 100)} ${howLong(until, asker.deps.now())}. \`/runai unmute ${name} -p ${project}\` undoes it.`);
 }
 
@@ -43,12 +45,17 @@ export async function unmuteReply(asker: Asker, target: MuteTarget): Promise<Sla
     const removed = await store.unmute(asker.userId, muteScope.project(target.project));
     return confirmationMessage(removed ? `Unmuted project ${forInlineCode(target.project, 100)}.` : `Project ${forInlineCode(target.project, 100)} was not muted.`);
   }
-  const { name, project } = target.query;
+  const { name, project, cluster } = target.query;
   const scopes = (await store.activeMutes(asker.userId, now()))
     .map((m) => m.scope)
     .filter((scope) => {
-      const match = /^workload:([^/]+)\/(.+)$/.exec(scope);
-      return !!match && match[2] === name && (!project || match[1] === project || match[1] === `runai-${project}`);
+      const muted = parseWorkloadScope(scope);
+      return (
+        !!muted &&
+        muted.name === name &&
+        (!project || muted.namespace === project || muted.namespace === `runai-${project}`) &&
+        (!cluster || muted.cluster === cluster)
+      );
     });
   for (const scope of scopes) await store.unmute(asker.userId, scope);
   return confirmationMessage(scopes.length ? `Unmuted ${forInlineCode(name, 120)}.` : `${forInlineCode(name, 120)} was not muted.`);

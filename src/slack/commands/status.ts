@@ -3,8 +3,8 @@
  * asker may see in several clusters gets the status of each (it reads nothing it should not).
  */
 import { describeKubeError } from '../../cluster/kinds.js';
-import { workloadId } from '../../model.js';
 import type { SlackMessage } from '../../messages/blocks.js';
+import { workloadId } from '../../model.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { statusesMessage, statusMessage } from '../../messages/replies.js';
 import { findVisibleWorkloads, pickOne, withPods, type Asker, type Found } from './context.js';
@@ -34,7 +34,7 @@ async function statusOf(asker: Asker, found: Found): Promise<SlackMessage> {
     workload,
     now: deps.now(),
     stateSince: (await deps.store.getWorkload(workloadId(workload)))?.stateSince,
-    uiUrl: deps.config.runai.uiUrl,
+    uiUrl: deps.uiUrlFor(found.workload.cluster),
     podProblem,
   });
 }

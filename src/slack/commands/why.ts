@@ -31,7 +31,7 @@ export async function whyReply(asker: Asker, query: WorkloadQuery): Promise<Slac
   const reader = deps.readerFor(base.cluster);
   const enriched = await enrichWorkload(lookup.found.raw, base, {
     reader,
-    normalize: deps.normalize,
+    normalize: (namespace) => deps.normalize(namespace, base.cluster),
     tailLines: deps.config.alerts.logTailLines,
     timeoutMs: CLUSTER_TIMEOUT_MS,
   });

@@ -371,14 +371,21 @@ export class PostgresStore implements Store {
     return (await this.rows('SELECT * FROM workloads WHERE owner = $1 AND deleted_at IS NULL ORDER BY state_since DESC', [owner])).map(rowToWorkload);
   }
 
+  async workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]> {
+    const rows = cluster === undefined
+      ? await this.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 ORDER BY cluster, state_since DESC', [namespace, name])
+      : await this.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 AND cluster = $3 ORDER BY state_since DESC', [namespace, name, cluster]);
+    return rows.map(rowToWorkload);
+  }
+
   async putWorkload(w: StoredWorkload): Promise<void> {
     await this.pool.query(
-      `INSERT INTO workloads (uid, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (uid) DO UPDATE SET namespace = excluded.namespace, name = excluded.name, project = excluded.project,
+      `INSERT INTO workloads (uid, cluster, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (uid) DO UPDATE SET cluster = excluded.cluster, namespace = excluded.namespace, name = excluded.name, project = excluded.project,
          owner = excluded.owner, kind = excluded.kind, state = excluded.state, state_since = excluded.state_since,
          snapshot = excluded.snapshot, deleted_at = excluded.deleted_at`,
-      [w.uid, w.namespace, w.name, w.project, w.owner ?? null, w.kind, w.state, w.stateSince, w.snapshot, w.deletedAt ?? null],
+      [w.uid, w.cluster ?? '', w.namespace, w.name, w.project, w.owner ?? null, w.kind, w.state, w.stateSince, w.snapshot, w.deletedAt ?? null],
     );
   }
 
@@ -535,6 +542,7 @@ function rowToBurst(row: Row): StoredBurst {
 function rowToWorkload(row: Row): StoredWorkload {
   return {
     uid: row.uid as string,
+    ...(row.cluster ? { cluster: row.cluster as string } : {}),
     namespace: row.namespace as string,
     name: row.name as string,
     project: row.project as string,

@@ -85,4 +85,7 @@ export const POSTGRES_MIGRATIONS: string[] = [
      id INTEGER PRIMARY KEY CHECK (id = 1),
      at TEXT NOT NULL
    );`,
+  // Several clusters in one bot (see the SQLite migration of the same name): '' is the unnamed cluster.
+  `ALTER TABLE workloads ADD COLUMN cluster TEXT NOT NULL DEFAULT '';
+   CREATE INDEX workloads_name ON workloads (namespace, name, cluster);`,
 ];

@@ -162,6 +162,10 @@ export class SqliteStore implements Store {
   async workloadsOf(owner: string): Promise<StoredWorkload[]> {
     return this.workloads.workloadsOf(owner);
   }
+
+  async workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]> {
+    return this.workloads.workloadsNamed(namespace, name, cluster);
+  }
   async putWorkload(w: StoredWorkload): Promise<void> {
     this.workloads.putWorkload(w);
   }

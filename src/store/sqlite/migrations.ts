@@ -76,4 +76,9 @@ export const SQLITE_MIGRATIONS: string[] = [
      added_at TEXT NOT NULL
    );
    CREATE INDEX burst_entries_anchor ON burst_entries(anchor_key);`,
+  // Several clusters in one bot: the uid column holds workloadId() (`<cluster>/<uid>` for a named
+  // cluster), and the cluster's name is kept beside it for lookups by name. '' is the one unnamed
+  // cluster of a config without `clusters:`, which every existing row belongs to.
+  `ALTER TABLE workloads ADD COLUMN cluster TEXT NOT NULL DEFAULT '';
+   CREATE INDEX workloads_name ON workloads(namespace, name, cluster);`,
 ];

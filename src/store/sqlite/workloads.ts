@@ -20,15 +20,22 @@ export class SqliteWorkloads {
     ).map(rowToWorkload);
   }
 
+  workloadsNamed(namespace: string, name: string, cluster?: string): StoredWorkload[] {
+    const rows = cluster === undefined
+      ? this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? ORDER BY cluster, state_since DESC').all(namespace, name)
+      : this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? AND cluster = ? ORDER BY state_since DESC').all(namespace, name, cluster);
+    return (rows as Record<string, unknown>[]).map(rowToWorkload);
+  }
+
   putWorkload(w: StoredWorkload): void {
     this.db
       .prepare(
-        `INSERT INTO workloads (uid, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
-         VALUES (@uid, @namespace, @name, @project, @owner, @kind, @state, @stateSince, @snapshot, @deletedAt)
-         ON CONFLICT(uid) DO UPDATE SET namespace=@namespace, name=@name, project=@project, owner=@owner, kind=@kind,
+        `INSERT INTO workloads (uid, cluster, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+         VALUES (@uid, @cluster, @namespace, @name, @project, @owner, @kind, @state, @stateSince, @snapshot, @deletedAt)
+         ON CONFLICT(uid) DO UPDATE SET cluster=@cluster, namespace=@namespace, name=@name, project=@project, owner=@owner, kind=@kind,
            state=@state, state_since=@stateSince, snapshot=@snapshot, deleted_at=@deletedAt`,
       )
-      .run({ ...w, owner: w.owner ?? null, deletedAt: w.deletedAt ?? null });
+      .run({ ...w, cluster: w.cluster ?? '', owner: w.owner ?? null, deletedAt: w.deletedAt ?? null });
   }
 
   presentWorkloadUids(): string[] {
@@ -43,6 +50,7 @@ export class SqliteWorkloads {
 function rowToWorkload(row: Record<string, unknown>): StoredWorkload {
   return {
     uid: row.uid as string,
+    ...(row.cluster ? { cluster: row.cluster as string } : {}),
     namespace: row.namespace as string,
     name: row.name as string,
     project: row.project as string,
