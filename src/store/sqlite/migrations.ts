@@ -1,3 +1,5 @@
+import { OUTBOX_PRIORITY_SQL } from '../port.js';
+
 /** Ordered SQLite schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
 export const SQLITE_MIGRATIONS: string[] = [
   `CREATE TABLE ledger (
@@ -76,4 +78,9 @@ export const SQLITE_MIGRATIONS: string[] = [
      added_at TEXT NOT NULL
    );
    CREATE INDEX burst_entries_anchor ON burst_entries(anchor_key);`,
+  // Each owner's first alert goes before rewrites, digests, warnings and nudges (port.ts
+  // outboxPriority): the order a burst is sent in. Items already queued get their kind's priority.
+  `ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 2;
+   UPDATE outbox SET priority = ${OUTBOX_PRIORITY_SQL};
+   CREATE INDEX outbox_due ON outbox(priority, next_attempt_at, id);`,
 ];
