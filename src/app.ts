@@ -22,7 +22,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const store = await openStore(config, log);
   const partsOptions = { config, log, now, store, kubeConfig, announce: options.announce };
   const parts = buildParts(partsOptions);
-  const { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run } = parts;
+  const { metrics, reader, namespaces, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
   const opsServer = await startOpsServer(config.ops.port, opsHandlers(metrics, { checks, leader: () => leadership.leading }), config.ops.host).catch(async (err: unknown) => {
@@ -58,6 +58,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reconciler,
     notifier,
     outbox,
+    ownerPrefetch,
     metrics,
     slack: slackApp.app,
     reader,

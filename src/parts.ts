@@ -22,6 +22,7 @@ import { deliveryFor } from './notify/mutes.js';
 import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
+import { OwnerPrefetcher } from './notify/owner-prefetch.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
 import { stuckCheckDuty } from './notify/stuck-timer.js';
@@ -58,6 +59,7 @@ export interface Parts {
   namespaces: NamespaceLabels;
   slackApp: SlackApp;
   outbox: Outbox;
+  ownerPrefetch: OwnerPrefetcher;
   archiver?: LogArchiver;
   notifier: Notifier;
   reconciler: WorkloadReconciler;
@@ -92,7 +94,9 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   const leadershipLater = new Late<Leadership>('leadership');
   const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
   const gateway = new SlackGateway(slackApp.app.client);
-  const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
+  // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
+  const owners = new OwnerDirectory(config.owners, gateway, store, now, (owner) => prefetchLater.get().stale(owner));
   const outbox = outboxLater.set(
     new Outbox({
       store,
@@ -137,6 +141,16 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
+  // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
+  const ownerPrefetch = prefetchLater.set(
+    new OwnerPrefetcher({
+      owners,
+      presentOwners: () => reconcilerLater.get().ownersPresent(),
+      perMinute: config.owners.lookupsPerMinute,
+      log: log.child({ component: 'owners' }),
+      now,
+    }),
+  );
   const reconciler = reconcilerLater.set(
     new WorkloadReconciler({
       store,
@@ -148,6 +162,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       sink: notifier,
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
       onMalformed: () => metrics.malformed.inc(),
+      onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
       stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
     }),
   );
@@ -190,6 +205,8 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
       onChange: (leading) => metrics.leader.set(leading ? 1 : 0),
       duties: [
         stuckCheckDuty(reconciler),
+        // Lookups spend the workspace's users.lookupByEmail tier: one replica (the leader) does them.
+        { name: 'owner prefetch', start: () => ownerPrefetch.start(), stop: () => ownerPrefetch.stop() },
         ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
         { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
         { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
@@ -220,7 +237,7 @@ export function buildParts({ config, log, now, store, kubeConfig, announce }: Pa
   });
 
   const checks = readinessChecks({ watchSynced: () => !!run.watcher?.synced, slack: () => slackApp.connection.status(), store, now });
-  return { metrics, reader, namespaces, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
+  return { metrics, reader, namespaces, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, checks, run };
 }
 
 /** The parts that need the cluster's workload kinds, known only once discovery has answered. */
