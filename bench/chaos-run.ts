@@ -271,7 +271,7 @@ async function fault(name: FaultName, forMs: number, ctx: FaultContext): Promise
     case 'slack-429-storm':
       slack.rateLimitNext('chat.postMessage', 40, 3);
       slack.rateLimitNext('chat.update', 15, 3);
-      slack.rateLimitNext('conversations.open', 15, 2);
+      slack.rateLimitNext('users.lookupByEmail', 15, 2);
       return;
     case 'store-lock':
       await holdStoreLock(ctx.storePath, forMs, ctx.progress);

@@ -21,7 +21,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const kubeConfigs = loadClusterKubeConfigs(config, options.kubeConfig);
   const store = await openStore(config, log);
   const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce });
-  const { metrics, clusters, readerFor, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
+  const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
   const readiness = { checks, leader: () => leadership.leading, clusters: () => clusters.map((c) => c.status()) };
@@ -68,6 +68,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reconciler,
     notifier,
     outbox,
+    ownerPrefetch,
     metrics,
     slack: slackApp.app,
     reader: readerFor(undefined),

@@ -7,6 +7,7 @@ import type { MaintenanceService } from './maintenance/service.js';
 import type { CleanupNudger } from './notify/cleanup.js';
 import type { Notifier } from './notify/notifier.js';
 import type { Outbox } from './notify/outbox.js';
+import type { OwnerPrefetcher } from './notify/owner-prefetch.js';
 import type { WorkloadReconciler } from './notify/reconciler.js';
 import type { Leadership } from './ops/leadership.js';
 import type { Metrics } from './ops/metrics.js';
@@ -33,6 +34,8 @@ export interface Bot {
   readonly reconciler: WorkloadReconciler;
   readonly notifier: Notifier;
   readonly outbox: Outbox;
+  /** Resolves owners to Slack users as their workloads are seen (leader only). */
+  readonly ownerPrefetch: OwnerPrefetcher;
   readonly metrics: Metrics;
   readonly slack: App;
   /** The first (or only) cluster's reader. */

@@ -102,8 +102,14 @@ const fileSchema = z.strictObject({
       keys: z
         .array(z.string())
         .default(['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user']),
+      /**
+       * Background users.lookupByEmail calls a minute at most, resolving owners as their workloads
+       * are seen (Slack's Tier 3 is about 50 a minute per workspace; the rest is left for the
+       * lookups of owners never seen before, at send time).
+       */
+      lookupsPerMinute: z.number().min(1).max(1000).default(30),
     })
-    .default({ map: {}, keys: ['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user'] }),
+    .default({ map: {}, keys: ['spec.username.value', 'spec.userId.value', 'pod.annotations.user', 'pod.labels.user'], lookupsPerMinute: 30 }),
   admins: z.array(slackUserId).default([]),
   projects: z.record(z.string(), projectSchema).default({}),
   cluster: z

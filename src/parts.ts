@@ -21,6 +21,7 @@ import { deliveryFor } from './notify/mutes.js';
 import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
+import { OwnerPrefetcher } from './notify/owner-prefetch.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
 import { stuckCheckDuty } from './notify/stuck-timer.js';
@@ -60,6 +61,7 @@ export interface Parts {
   readerFor(cluster: string | undefined): ClusterReader;
   slackApp: SlackApp;
   outbox: Outbox;
+  ownerPrefetch: OwnerPrefetcher;
   archiver?: LogArchiver;
   notifier: Notifier;
   reconciler: WorkloadReconciler;
@@ -107,7 +109,9 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
   const leadershipLater = new Late<Leadership>('leadership');
   const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
   const gateway = new SlackGateway(slackApp.app.client);
-  const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
+  // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
+  const owners = new OwnerDirectory(config.owners, gateway, store, now, (owner) => prefetchLater.get().stale(owner));
   const outbox = outboxLater.set(
     new Outbox({
       store,
@@ -152,6 +156,16 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
+  // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
+  const ownerPrefetch = prefetchLater.set(
+    new OwnerPrefetcher({
+      owners,
+      presentOwners: () => reconcilerLater.get().ownersPresent(),
+      perMinute: config.owners.lookupsPerMinute,
+      log: log.child({ component: 'owners' }),
+      now,
+    }),
+  );
   const reconciler = reconcilerLater.set(
     new WorkloadReconciler({
       store,
@@ -163,6 +177,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       sink: notifier,
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
       onMalformed: () => metrics.malformed.inc(),
+      onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
       stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
     }),
   );
@@ -205,6 +220,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       onChange: (leading) => metrics.leader.set(leading ? 1 : 0),
       duties: [
         stuckCheckDuty(reconciler),
+        // Lookups spend the workspace's users.lookupByEmail tier: one replica (the leader) does them.
+        { name: 'owner prefetch', start: () => ownerPrefetch.start(), stop: () => ownerPrefetch.stop() },
         ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
         { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
         { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
@@ -275,7 +292,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     },
     log,
   );
-  return { metrics, clusters, readerFor, slackApp, outbox, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run };
+  return { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run };
 }
 
 function workloadsPerCluster(reconciler: WorkloadReconciler, clusters: ClusterWatch[]): Array<[string | undefined, number]> {

@@ -27,9 +27,13 @@ import { escapeMrkdwn } from '../messages/mrkdwn.js';
 import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
 
-/** The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). */
+/**
+ * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
+ * is posted with the person's user ID as the channel: Slack puts it in the app's DM with them
+ * and answers with that conversation's D… id, which later rewrites (chat.update) use. So a DM
+ * costs one chat.postMessage, not also a conversations.open (Tier 3, ~50/min per workspace).
+ */
 export interface SlackPoster {
-  openDm(userId: string): Promise<string>;
   post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
   update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
 }
@@ -246,7 +250,7 @@ export class Outbox {
           return;
         }
         recipient = userId;
-        channel = await this.withPause(`dm:${userId}`, () => slack.openDm(userId));
+        channel = userId;
       } else {
         const owner = target.type === 'owner' ? target.owner : undefined;
         channel = this.channelForOwnerless(target);

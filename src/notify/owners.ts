@@ -19,6 +19,17 @@ export interface OwnerConfig {
 
 const FOUND_TTL_MS = 24 * 3_600_000;
 const NOT_FOUND_TTL_MS = 3_600_000;
+/**
+ * How far into its TTL a cached answer is looked up again in the background (owner-prefetch.ts),
+ * so that for an owner whose workloads are still there it never lapses.
+ */
+const REFRESH_AT = 0.8;
+/**
+ * A cached answer past its TTL is still used on the failure path (and refreshed in the
+ * background) up to this age: waiting for users.lookupByEmail (Tier 3) in a burst costs
+ * minutes, and a person's Slack ID rarely changes. Older than this, it is looked up first.
+ */
+const MAX_STALE_MS = 7 * 86_400_000;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
@@ -35,6 +46,8 @@ export class OwnerDirectory {
     private readonly slack: SlackDirectory,
     private readonly store: PreferenceStore,
     private readonly now: () => Date,
+    /** A cached answer past its TTL was used: look the owner up again in the background. */
+    private readonly onStale?: (owner: string) => void,
   ) {}
 
   /** The email we would look up for an owner, or undefined when no rule gives one. */
@@ -48,6 +61,8 @@ export class OwnerDirectory {
 
   /**
    * The Slack user ID of a workload owner, or undefined when Slack has no such person.
+   * Answers from the store's cache when it can, even past its TTL (then the owner is refreshed
+   * in the background); asks Slack only for an owner never resolved (or not for a week).
    * Throws when Slack could not be asked (outage, rate limit): the caller retries later rather
    * than sending the message to the wrong place.
    */
@@ -59,7 +74,46 @@ export class OwnerDirectory {
     if (!email) return undefined;
     const cached = await this.store.cachedSlackUser(email);
     const age = cached ? this.now().getTime() - Date.parse(cached.lookedUpAt) : Infinity;
-    if (cached && age < (cached.userId ? FOUND_TTL_MS : NOT_FOUND_TTL_MS)) return cached.userId ?? undefined;
+    if (cached && age < ttlOf(cached.userId)) return cached.userId ?? undefined;
+    if (cached && age < MAX_STALE_MS) {
+      this.onStale?.(owner);
+      return cached.userId ?? undefined;
+    }
+    return this.lookUpAndCache(email);
+  }
+
+  /**
+   * When the owner's answer should be looked up (again), in ms since the epoch: 0 when it never
+   * was; undefined when no lookup applies (mapped to a user ID, or no rule gives an email).
+   */
+  async refreshDueAt(owner: string): Promise<number | undefined> {
+    const mapped = this.config.map[owner];
+    if (mapped && SLACK_USER.test(mapped)) return undefined;
+    const email = this.emailFor(owner);
+    if (!email) return undefined;
+    const cached = await this.store.cachedSlackUser(email);
+    return cached ? Date.parse(cached.lookedUpAt) + ttlOf(cached.userId) * REFRESH_AT : 0;
+  }
+
+  /**
+   * Looks the owner up in Slack now and caches the answer (the background resolution). Returns
+   * when it is due again; throws as a lookup does (a 429 pauses every lookup).
+   */
+  async refresh(owner: string): Promise<number | undefined> {
+    const mapped = this.config.map[owner];
+    if (mapped && SLACK_USER.test(mapped)) return undefined;
+    const email = this.emailFor(owner);
+    if (!email) return undefined;
+    const userId = await this.lookUpAndCache(email);
+    return this.now().getTime() + ttlOf(userId ?? null) * REFRESH_AT;
+  }
+
+  /** How long lookups still wait out Slack's last Retry-After (0: not paused). */
+  lookupPauseMs(): number {
+    return Math.max(0, this.lookupsPausedUntil - this.now().getTime());
+  }
+
+  private async lookUpAndCache(email: string): Promise<string | undefined> {
     const userId = await this.lookUp(email);
     await this.store.cacheSlackUser(email, userId ?? null, this.now());
     return userId;
@@ -98,6 +152,10 @@ export class OwnerDirectory {
     }
     return ids;
   }
+}
+
+function ttlOf(userId: string | null): number {
+  return userId ? FOUND_TTL_MS : NOT_FOUND_TTL_MS;
 }
 
 /** Owner names compare case-insensitively (emails do; Run:ai usernames are lower-case). */

@@ -53,6 +53,11 @@ export interface ReconcilerOptions {
   sink: AlertSink;
   onTransition?(t: Transition): void;
   onMalformed?(ref: string, reason: string): void;
+  /**
+   * A workload with this owner is in the cluster (every list and watch event, before any
+   * decision): its owner can be resolved to a Slack user before anything fails. Must be cheap.
+   */
+  onOwnerSeen?(owner: string): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
@@ -101,6 +106,13 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   constructor(private readonly options: ReconcilerOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
+  }
+
+  /** The owners of the workloads the cluster shows now. */
+  ownersPresent(): Set<string> {
+    const owners = new Set<string>();
+    for (const { workload } of this.cache.values()) if (workload.owner) owners.add(workload.owner);
+    return owners;
   }
 
   /** Workloads as last seen (read-only snapshots without pods). */
@@ -220,6 +232,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     workload = this.interned(workload);
     const id = workloadId(workload);
     this.cache.set(id, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
+    if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
     if (this.isSynced(cluster)) this.queueReconcile(id);
   }
 

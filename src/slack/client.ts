@@ -29,23 +29,7 @@ export function toSlackSendError(err: unknown): SlackSendError {
 }
 
 export class SlackGateway implements SlackPoster, SlackDirectory {
-  private readonly dmChannels = new Map<string, string>();
-
   constructor(private readonly client: WebClient) {}
-
-  async openDm(userId: string): Promise<string> {
-    const cached = this.dmChannels.get(userId);
-    if (cached) return cached;
-    try {
-      const result = await this.client.conversations.open({ users: userId });
-      const id = result.channel?.id;
-      if (!id) throw new SlackSendError('conversations.open returned no channel', false);
-      this.dmChannels.set(userId, id);
-      return id;
-    } catch (err) {
-      throw err instanceof SlackSendError ? err : toSlackSendError(err);
-    }
-  }
 
   async post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
     try {

@@ -6,7 +6,7 @@
  */
 export const REQUIRED_BOT_SCOPES: readonly string[] = [
   'chat:write', // chat.postMessage, chat.update, chat.postEphemeral
-  'im:write', // conversations.open, to DM a workload's owner
+  'im:write', // the app's DM with a workload's owner (chat.postMessage to their user ID opens it)
   'users:read', // users.info; also a prerequisite of users:read.email
   'users:read.email', // users.lookupByEmail, to map a cluster owner to a Slack user
   'commands', // the /runai slash command

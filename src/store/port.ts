@@ -138,7 +138,10 @@ export interface OutboxStore {
   /** Whether the key is on its way: queued, or folded into a burst whose rewrite is not yet accepted. */
   isQueued(key: string): Promise<boolean>;
   queuedItem(key: string): Promise<OutboxItem | undefined>;
-  /** Items due at `now`, oldest first. */
+  /**
+   * Items due at `now`: by priority (outboxPriority of their kind, set when queued), then the
+   * longest due, then queue order.
+   */
   dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
   allOutbox(): Promise<OutboxItem[]>;
   outboxDepth(): Promise<number>;
@@ -243,6 +246,40 @@ export function workloadUidOfKey(key: string): string | undefined {
   const match = /(?:^|:)wl:([^:]+):/.exec(key);
   return match?.[1];
 }
+
+/**
+ * The order in which due items are sent, lowest first, by kind. When a node dies and hundreds of
+ * owners must hear at once through Slack's rate limits, each owner's first alert (the burst
+ * anchor: later alerts of a burst fold into its rewrite) goes before anything that completes or
+ * adds to what was said (rewrites), then digests, warnings and reminders, then daily nudges.
+ * Stored per item when it is queued (and by the migration for items queued before it).
+ */
+export const OUTBOX_PRIORITY = {
+  /** A workload's state reached: failed, stopped, completed. */
+  alert: 0,
+  /** A burst rewrite (kind burst) or another edit of a message already sent. */
+  rewrite: 1,
+  /** The operators' digest, stuck warnings, maintenance, archive problems, anything else. */
+  other: 2,
+  /** Daily cleanup nudges. */
+  nudge: 3,
+} as const;
+
+const ALERT_KINDS = new Set(['failed', 'stopped', 'completed']);
+
+export function outboxPriority(item: Pick<NewOutboxItem, 'kind' | 'target'>): number {
+  if (item.target.type === 'burst' || item.target.type === 'update' || item.kind === 'burst') return OUTBOX_PRIORITY.rewrite;
+  if (ALERT_KINDS.has(item.kind)) return OUTBOX_PRIORITY.alert;
+  if (item.kind === 'cleanup') return OUTBOX_PRIORITY.nudge;
+  return OUTBOX_PRIORITY.other;
+}
+
+/** outboxPriority as SQL over the outbox's `kind` column (both stores' migrations use it). */
+export const OUTBOX_PRIORITY_SQL = `CASE
+     WHEN kind = 'burst' OR target LIKE '{"type":"burst"%' OR target LIKE '{"type":"update"%' THEN ${OUTBOX_PRIORITY.rewrite}
+     WHEN kind IN ('failed', 'stopped', 'completed') THEN ${OUTBOX_PRIORITY.alert}
+     WHEN kind = 'cleanup' THEN ${OUTBOX_PRIORITY.nudge}
+     ELSE ${OUTBOX_PRIORITY.other} END`;
 
 export function burstRewriteKey(anchorKey: string): string {
   return `burst:${anchorKey}`;

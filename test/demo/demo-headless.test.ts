@@ -21,6 +21,7 @@ let calls: Call[];
 
 /** Everything a person would read in a post: the fallback text and the blocks. */
 const shown = (call: Call) => `${call.body.text ?? ''}\n${JSON.stringify(call.body.blocks ?? [])}`;
+/** A DM is posted with the person's user ID as its channel (Slack files it in the app's DM with them). */
 const postsTo = (channel: string) => calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel).map(shown);
 
 beforeAll(async () => {
@@ -35,40 +36,42 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('demo --headless', () => {
   it('writes every Slack Web API call as a JSON line with the method and its arguments, without tokens', () => {
-    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['auth.test', 'apps.connections.open', 'users.lookupByEmail', 'conversations.open', 'chat.postMessage']));
+    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['auth.test', 'apps.connections.open', 'users.lookupByEmail', 'chat.postMessage']));
+    // DMs are posted to the person's user ID: no conversations.open (Tier 3) on the way.
+    expect(calls.map((c) => c.method)).not.toContain('conversations.open');
     for (const call of calls) expect(Object.keys(call).sort()).toEqual(['body', 'method']);
     expect(JSON.stringify(calls)).not.toMatch(/xox[abp]-|xapp-/);
   });
 
   it("DMs the out-of-memory job's owner, naming the out-of-memory line and the guide's Failed advice", () => {
-    const [dm] = postsTo('D0ALICE');
+    const [dm] = postsTo('U0ALICE');
     expect(dm).toContain('resnet-finetune failed');
     expect(dm).toContain('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB');
     expect(dm).toContain(GUIDE.Failed.nextAction);
   });
 
   it("DMs the stopped workspace's owner with the guide's Stopped advice", () => {
-    const [dm] = postsTo('D0BOB');
+    const [dm] = postsTo('U0BOB');
     expect(dm).toContain('jupyter-bob was stopped');
     expect(dm).toContain(GUIDE.Stopped.nextAction);
   });
 
   it("warns the over-quota workspace's owner that it is stuck Pending, with the scheduler's quota reason", () => {
-    const warning = postsTo('D0CAROL').find((post) => post.includes('sdxl-eval'));
+    const warning = postsTo('U0CAROL').find((post) => post.includes('sdxl-eval'));
     expect(warning).toContain('sdxl-eval has been Pending for 45 minutes');
     expect(warning).toContain('NonPreemptibleOverQuota');
     expect(warning).toContain(GUIDE.Pending.nextAction);
   });
 
   it("cites worker 1's missing data file, not the other ranks' watchdog timeouts, for the distributed job", () => {
-    const dm = postsTo('D0CAROL').find((post) => post.includes('llama-ddp failed'));
+    const dm = postsTo('U0CAROL').find((post) => post.includes('llama-ddp failed'));
     expect(dm).toBeDefined();
     expect(dm).toContain('shard-17.parquet');
     expect(dm).not.toContain('Watchdog caught collective operation timeout');
   });
 
   it('tells carol a day before the window that her running llama-ddp will be affected, before it fails', () => {
-    const carol = postsTo('D0CAROL');
+    const carol = postsTo('U0CAROL');
     const notice = carol.findIndex((post) => post.includes('Maintenance in 24 hours: your running workloads'));
     expect(notice).toBeGreaterThanOrEqual(0);
     expect(carol[notice]).toContain('llama-ddp');

@@ -52,6 +52,24 @@ describe('simulated Slack with rate tiers, through the real WebClient', () => {
     expect(slack.rateLimitedCount).toBe(0);
   });
 
+  it('posts to a user ID into the app\'s DM with them (its D… id in the answer), counted against that one conversation\'s 1/s', async () => {
+    slack = await startFakeSlack({ rateTiers: true });
+    const web = client(true);
+    const posted = await web.chat.postMessage({ channel: ALICE.id, text: 'train-1 failed' });
+    expect(posted).toMatchObject({ ok: true, channel: slack.workspace.dmWith(ALICE.id).id });
+    expect(posted.channel).toMatch(/^D/);
+    // The same conversation named by its D… id within the second: the per-channel limit applies.
+    const again = (await web.chat.postMessage({ channel: posted.channel!, text: 'again' }).catch((e: unknown) => e)) as WebAPIRateLimitedError;
+    expect(again.code).toBe(ErrorCode.RateLimitedError);
+    // Another person's DM is another channel.
+    await expect(web.chat.postMessage({ channel: BOB.id, text: 'train-2 failed' })).resolves.toMatchObject({ ok: true });
+    // The D… id from the answer is what chat.update edits.
+    await expect(web.chat.update({ channel: posted.channel!, ts: posted.ts!, text: 'train-1 and train-3 failed' })).resolves.toMatchObject({ ok: true });
+    expect(slack.workspace.conversation(ALICE.id)).toEqual([expect.objectContaining({ text: 'train-1 and train-3 failed', edited: true })]);
+    expect(slack.callsTo('conversations.open')).toEqual([]);
+    await expect(web.chat.postMessage({ channel: 'UNOBODY', text: 'x' })).rejects.toMatchObject({ data: { error: 'channel_not_found' } });
+  });
+
   it('rejects the call past a Tier 3 burst with WebAPIRateLimitedError and its Retry-After (rejectRateLimitedCalls on)', async () => {
     slack = await startFakeSlack({ rateTiers: true });
     const web = client(true);

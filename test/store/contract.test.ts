@@ -6,8 +6,11 @@
  * settings, the feed cache, pruning, the health probe, and migrations from empty and re-run.
  */
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredWorkload } from '../../src/store/port.js';
 import { PostgresStore } from '../../src/store/postgres/index.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore, sqliteHandleForTests, sqliteSchemaVersion } from '../../src/store/sqlite/index.js';
 import { tempDir } from '../helpers/bot.js';
 import { createTestSchema, describeWithPostgres, type TestSchema } from '../helpers/postgres.js';
@@ -18,6 +21,8 @@ interface Backend {
   schemaVersion(store: Store): Promise<number>;
   /** Makes every `op` on `table` fail (like a full disk) until the returned function is called. */
   failWrites(store: Store, table: string, op: 'INSERT' | 'UPDATE' | 'DELETE'): Promise<() => Promise<void>>;
+  /** Before open(): the database as the release before outbox priorities left it, with `seed` run in it. */
+  beforePriorities(seed: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -30,6 +35,13 @@ function sqliteBackend(): Backend {
       const db = sqliteHandleForTests(store as SqliteStore);
       db.exec(`CREATE TRIGGER contract_fault BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
       return async () => void db.exec('DROP TRIGGER contract_fault');
+    },
+    beforePriorities: async (seed) => {
+      const db = new Database(path);
+      for (const migration of SQLITE_MIGRATIONS.slice(0, 2)) db.exec(migration);
+      db.pragma('user_version = 2');
+      db.exec(seed);
+      db.close();
     },
     cleanup: async () => undefined,
   };
@@ -44,6 +56,14 @@ async function postgresBackend(): Promise<Backend> {
       await schema.sql(`CREATE FUNCTION contract_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full' USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql`);
       await schema.sql(`CREATE TRIGGER contract_fault BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION contract_fault()`);
       return async () => void (await schema.sql(`DROP TRIGGER contract_fault ON ${table}; DROP FUNCTION contract_fault()`));
+    },
+    beforePriorities: async (seed) => {
+      await schema.sql('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+      for (const [i, migration] of POSTGRES_MIGRATIONS.slice(0, 1).entries()) {
+        await schema.sql(migration);
+        await schema.sql(`INSERT INTO schema_migrations VALUES (${i + 1}, '${T0.toISOString()}')`);
+      }
+      await schema.sql(seed);
     },
     cleanup: () => schema.drop(),
   };
@@ -185,6 +205,49 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       await store.enqueue(owner('upd_y'), T0);
       expect(await store.dropQueued('upd:x:')).toBe(2);
       expect(await store.isQueued('upd_y')).toBe(true);
+    });
+
+    it('sends each owner\'s first alert before rewrites, then digests and warnings, then nudges; the longest due first within each', async () => {
+      const channel = (key: string, kind: string): NewOutboxItem => ({ key, kind, target: { type: 'channel', channel: 'C1' }, payload: { text: key } });
+      await store.enqueue({ ...owner('cleanup:alice:d1'), kind: 'cleanup' }, at(0));
+      await store.enqueue(channel('ops-burst:1', 'ops-burst'), at(0));
+      await store.enqueue({ ...owner('wl:p:Pending:stuck'), kind: 'pending' }, at(0));
+      await store.enqueue(channel('mw:w1:1d', 'maintenance'), at(0));
+      // alice's first alert opens her burst; her second folds into its rewrite (due in 1.5 s).
+      await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(1), decide(at(1)));
+      await store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(1), decide(at(1)));
+      // bob's first alert comes last of all, and is still among the first sent.
+      await store.admitToBurst('user:U2', owner('wl:3:Failed', 'bob'), {}, at(2), decide(at(2)));
+      await store.enqueue({ ...owner('wl:4:Stopped', 'carol'), kind: 'stopped' }, at(3));
+      const order = async (when: Date) => (await store.dueOutbox(when)).map((i) => i.key);
+      expect(await order(at(10))).toEqual(['wl:1:Failed', 'wl:3:Failed', 'wl:4:Stopped', 'burst:wl:1:Failed', 'ops-burst:1', 'wl:p:Pending:stuck', 'mw:w1:1d', 'cleanup:alice:d1']);
+      // The batch limit takes from the front: first alerts are never stuck behind a backlog.
+      expect(await order(at(10)).then((keys) => keys.slice(0, 2))).toEqual((await store.dueOutbox(at(10), 2)).map((i) => i.key));
+      // Within a priority, the item due longest goes first (a retried alert waits its turn).
+      const first = (await store.queuedItem('wl:1:Failed'))!;
+      await store.retryOutboxLater(first.id, at(5), 'rate limited by Slack');
+      expect((await order(at(10))).slice(0, 3)).toEqual(['wl:3:Failed', 'wl:4:Stopped', 'wl:1:Failed']);
+      // Released from a burst whose first message never went, a folded alert is a first alert again.
+      await store.releaseBurst('wl:1:Failed', at(6));
+      expect((await order(at(10))).slice(0, 4)).toEqual(['wl:3:Failed', 'wl:4:Stopped', 'wl:1:Failed', 'wl:2:Failed']);
+    });
+
+    it('gives items queued before priorities existed their kind\'s priority when it migrates', async () => {
+      await store.close();
+      await backend.cleanup();
+      backend = await make();
+      const row = (key: string, kind: string, target: object) =>
+        `('${key}', '${kind}', '${JSON.stringify(target)}', '{"text":"${key}"}', '${T0.toISOString()}', '${T0.toISOString()}')`;
+      await backend.beforePriorities(
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES
+           ${row('cleanup:alice:d1', 'cleanup', { type: 'owner', owner: 'alice', project: 'vision' })},
+           ${row('burst:wl:1:Failed', 'burst', { type: 'burst', anchorKey: 'wl:1:Failed' })},
+           ${row('upd:wl:0:Failed', 'failed', { type: 'update', anchorKey: 'wl:0:Failed' })},
+           ${row('wl:p:Pending:stuck', 'pending', { type: 'owner', owner: 'alice', project: 'vision' })},
+           ${row('wl:1:Failed', 'failed', { type: 'owner', owner: 'alice', project: 'vision' })}`,
+      );
+      store = await backend.open();
+      expect((await store.dueOutbox(at(1))).map((i) => i.key)).toEqual(['wl:1:Failed', 'burst:wl:1:Failed', 'upd:wl:0:Failed', 'wl:p:Pending:stuck', 'cleanup:alice:d1']);
     });
 
     it('opens a burst with the first alert, folds the next with its rewrite, and completes it in one go', async () => {

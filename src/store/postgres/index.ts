@@ -9,6 +9,8 @@
 import pg from 'pg';
 import {
   burstRewriteKey,
+  OUTBOX_PRIORITY,
+  outboxPriority,
   PRUNABLE_LEDGER_PREFIXES,
   workloadUidOfKey,
   type BurstAdmission,
@@ -167,12 +169,12 @@ export class PostgresStore implements Store {
     const at = now.toISOString();
     return (
       (await this.changes(
-        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at)
-         SELECT $1, $2, $3, $4, $5, $5
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority)
+         SELECT $1, $2, $3, $4, $5, $5, $6
          WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE key = $1)
            AND NOT EXISTS (SELECT 1 FROM burst_entries WHERE key = $1 AND NOT told)
          ON CONFLICT (key) DO NOTHING`,
-        [item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), at],
+        [item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), at, outboxPriority(item)],
         on,
       )) > 0
     );
@@ -192,7 +194,7 @@ export class PostgresStore implements Store {
   }
 
   async dueOutbox(now: Date, limit = 100): Promise<OutboxItem[]> {
-    return (await this.rows('SELECT * FROM outbox WHERE next_attempt_at <= $1 ORDER BY id LIMIT $2', [now.toISOString(), limit])).map(rowToOutboxItem);
+    return (await this.rows('SELECT * FROM outbox WHERE next_attempt_at <= $1 ORDER BY priority, next_attempt_at, id LIMIT $2', [now.toISOString(), limit])).map(rowToOutboxItem);
   }
 
   async allOutbox(): Promise<OutboxItem[]> {
@@ -286,9 +288,9 @@ export class PostgresStore implements Store {
       );
       if (!added) return undefined;
       await c.query(
-        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES ($1, 'burst', $2, '{"text":""}', $3, $4)
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES ($1, 'burst', $2, '{"text":""}', $3, $4, $5)
          ON CONFLICT (key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
-        [burstRewriteKey(decision.anchorKey), JSON.stringify({ type: 'burst', anchorKey: decision.anchorKey }), new Date(decision.rewriteAt).toISOString(), at],
+        [burstRewriteKey(decision.anchorKey), JSON.stringify({ type: 'burst', anchorKey: decision.anchorKey }), new Date(decision.rewriteAt).toISOString(), at, OUTBOX_PRIORITY.rewrite],
       );
       return { folded: true as const, anchorKey: decision.anchorKey };
     });

@@ -3,6 +3,8 @@
  * SQLite, so both stores compare and order them the same way; they (and keys, matched by
  * prefix) use the "C" collation, since a locale collation may ignore the punctuation in them.
  */
+import { OUTBOX_PRIORITY_SQL } from '../port.js';
+
 export const POSTGRES_MIGRATIONS: string[] = [
   `CREATE TABLE ledger (
      key TEXT COLLATE "C" PRIMARY KEY,
@@ -88,4 +90,10 @@ export const POSTGRES_MIGRATIONS: string[] = [
   // Several clusters in one bot (see the SQLite migration of the same name): '' is the unnamed cluster.
   `ALTER TABLE workloads ADD COLUMN cluster TEXT NOT NULL DEFAULT '';
    CREATE INDEX workloads_name ON workloads (namespace, name, cluster);`,
+  // Each owner's first alert goes before rewrites, digests, warnings and nudges (port.ts
+  // outboxPriority): the order a burst is sent in. Items already queued get their kind's priority.
+  `ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 2;
+   UPDATE outbox SET priority = ${OUTBOX_PRIORITY_SQL};
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (priority, next_attempt_at, id);`,
 ];

@@ -2,7 +2,7 @@
  * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, type BurstAdmission, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -62,10 +62,10 @@ export class SqliteBursts {
   private scheduleRewrite(anchorKey: string, dueAt: Date, now: Date): void {
     this.db
       .prepare(
-        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, 'burst', ?, '{"text":""}', ?, ?)
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, 'burst', ?, '{"text":""}', ?, ?, ?)
          ON CONFLICT(key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
       )
-      .run(burstRewriteKey(anchorKey), JSON.stringify({ type: 'burst', anchorKey }), dueAt.toISOString(), now.toISOString());
+      .run(burstRewriteKey(anchorKey), JSON.stringify({ type: 'burst', anchorKey }), dueAt.toISOString(), now.toISOString(), OUTBOX_PRIORITY.rewrite);
   }
 
   burstEntries(anchorKey: string): StoredBurstEntry[] {

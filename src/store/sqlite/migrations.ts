@@ -1,3 +1,5 @@
+import { OUTBOX_PRIORITY_SQL } from '../port.js';
+
 /** Ordered SQLite schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
 export const SQLITE_MIGRATIONS: string[] = [
   `CREATE TABLE ledger (
@@ -81,4 +83,9 @@ export const SQLITE_MIGRATIONS: string[] = [
   // cluster of a config without `clusters:`, which every existing row belongs to.
   `ALTER TABLE workloads ADD COLUMN cluster TEXT NOT NULL DEFAULT '';
    CREATE INDEX workloads_name ON workloads(namespace, name, cluster);`,
+  // Each owner's first alert goes before rewrites, digests, warnings and nudges (port.ts
+  // outboxPriority): the order a burst is sent in. Items already queued get their kind's priority.
+  `ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 2;
+   UPDATE outbox SET priority = ${OUTBOX_PRIORITY_SQL};
+   CREATE INDEX outbox_due ON outbox(priority, next_attempt_at, id);`,
 ];

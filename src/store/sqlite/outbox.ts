@@ -1,5 +1,5 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
-import type { LedgerEntry, NewOutboxItem, OutboxItem, OutboxPayload, OutboxTarget } from '../port.js';
+import { outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
 import { escapeLike, type SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 
@@ -13,8 +13,8 @@ export class SqliteOutbox {
     return this.db.transaction(() => {
       if (this.ledger.wasSent(item.key) || this.isFolded(item.key)) return false;
       const result = this.db
-        .prepare('INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), now.toISOString(), now.toISOString());
+        .prepare('INSERT OR IGNORE INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), now.toISOString(), now.toISOString(), outboxPriority(item));
       return result.changes > 0;
     });
   }
@@ -38,7 +38,7 @@ export class SqliteOutbox {
   }
 
   dueOutbox(now: Date, limit = 100): OutboxItem[] {
-    const rows = this.db.prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY id LIMIT ?').all(now.toISOString(), limit) as Record<string, unknown>[];
+    const rows = this.db.prepare('SELECT * FROM outbox WHERE next_attempt_at <= ? ORDER BY priority, next_attempt_at, id LIMIT ?').all(now.toISOString(), limit) as Record<string, unknown>[];
     return rows.map(rowToOutboxItem);
   }
 
