@@ -14,7 +14,7 @@ import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
 import { distinctOwners, oneByOne } from './detect.js';
 import { percentile, type Report } from './figures.js';
-import { measureFootprint } from './footprint.js';
+import { BOT_BUILD, measureFootprint } from './footprint.js';
 import { isWatch, watchedKinds } from './steady.js';
 
 const MB = 1e6;
@@ -81,7 +81,7 @@ async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Repo
       value: f.rssBytes / MB,
       unit: 'MB',
       target: { op: '<=', value: 150 },
-      note: `VmRSS 3 s after ready, ${f.workloads} workloads; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB`,
+      note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB`,
     });
   } finally {
     await closeAll(small.slack, small.kube);
@@ -143,7 +143,7 @@ async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workl
     value: f.rssBytes / MB,
     unit: 'MB',
     target: { op: '<=', value: 400 },
-    note: `VmRSS 3 s after ready, ${f.workloads} workloads; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`,
+    note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`,
   });
   report.add({
     name: 'event_loop_lag_p99_ms',
