@@ -9,7 +9,10 @@
  * The store is asynchronous, so each decision (read memory, decide, write memory, ask the sink)
  * runs as a job serialised per workload uid: two events for one workload never decide at once.
  * A job reads the workload as the cache shows it when the job runs (level-triggered), and a
- * reconcile already waiting for a uid absorbs later events for it.
+ * reconcile already waiting for a uid absorbs later events for it. The catch-up after the first
+ * list decides a slice of workloads per job (held for all of its uids): one store read and one
+ * write transaction per slice, where one commit per workload made 100,000 of them most of the
+ * time to ready (bench/profiles/cpu-ready-100k-before.json).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -211,15 +214,38 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    */
   async markSynced(): Promise<void> {
     this.synced = true;
+    await this.reconcileAll();
+  }
+
+  /** Queues a decision for every cached workload, a slice per job and per turn of the event loop. */
+  async reconcileAll(): Promise<void> {
+    if (!this.synced) return;
     const uids = [...this.cache.keys()];
     for (let start = 0; start < uids.length; start += CATCH_UP_SLICE) {
-      for (const uid of uids.slice(start, start + CATCH_UP_SLICE)) this.queueReconcile(uid);
+      this.queueSlice(uids.slice(start, start + CATCH_UP_SLICE));
       if (start + CATCH_UP_SLICE < uids.length) await nextTurn();
     }
   }
 
-  reconcileAll(): void {
-    if (this.synced) for (const uid of this.cache.keys()) this.queueReconcile(uid);
+  /** One job for a slice of workloads, after every job queued before it for any of them. */
+  private queueSlice(uids: string[]): void {
+    // A reconcile already waiting for a uid decides it anyway (reading the cache when it runs).
+    const fresh = uids.filter((uid) => !this.reconcileQueued.has(uid));
+    if (fresh.length === 0) return;
+    for (const uid of fresh) this.reconcileQueued.add(uid);
+    void this.perWorkload
+      .runAll(fresh, () =>
+        this.slots.run(async () => {
+          for (const uid of fresh) this.reconcileQueued.delete(uid);
+          // Its own turn of the event loop: with SQLite every store call resolves at once, and
+          // back-to-back slices would otherwise run as one long chain of microtasks.
+          await nextTurn();
+          await this.reconcileSlice(fresh);
+        }),
+      )
+      .catch((err: unknown) =>
+        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, 'reconciling a slice of workloads failed; the next event or resync decides again'),
+      );
   }
 
   private queueReconcile(uid: string): void {
@@ -249,6 +275,25 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
   }
 
+  /** reconcile() for a slice: the same decisions, with one store read and one write for all of them. */
+  private async reconcileSlice(uids: readonly string[]): Promise<void> {
+    // Gone since they were queued: a deletion queued behind this job decides instead.
+    const present = uids.flatMap((uid) => this.cache.get(uid) ?? []);
+    if (present.length === 0) return;
+    const { store, now } = this.options;
+    const stored = await store.getWorkloads(present.map((c) => c.workload.uid));
+    const at = now();
+    const decided = present.map((cached) => ({ cached, decision: decideChange(cached.workload, remembered(stored.get(cached.workload.uid)), at, this.options) }));
+    for (const { decision } of decided) if (decision.transition) this.options.onTransition?.(decision.transition);
+    await store.putWorkloads(decided.flatMap(({ cached, decision }) => (decision.remember ? [storedOf({ ...cached.workload, state: decision.remember.state }, decision.remember)] : [])));
+    for (const { cached, decision } of decided) {
+      const owed = decision.owed;
+      if (owed && !(await this.told(owed.key))) {
+        this.options.sink.owed({ key: owed.key, kind: 'state', workload: cached.workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
+      }
+    }
+  }
+
   private async markDeleted(workload: Workload): Promise<void> {
     const { store, now } = this.options;
     await this.apply(workload, decideDeletion(workload, remembered(await store.getWorkload(workload.uid)), now()));
@@ -270,7 +315,11 @@ function remembered(stored: StoredWorkload | undefined): Remembered | undefined 
 }
 
 function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promise<void> {
-  return store.putWorkload({
+  return store.putWorkload(storedOf(w, memory));
+}
+
+function storedOf(w: Workload, memory: Remembered): StoredWorkload {
+  return {
     uid: w.uid,
     namespace: w.namespace,
     name: w.name,
@@ -281,7 +330,7 @@ function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promis
     stateSince: memory.stateSince,
     snapshot: JSON.stringify(w),
     deletedAt: memory.deletedAt,
-  });
+  };
 }
 
 /** What enrichment and commands read as the workload's CR: rebuilt, not kept (see Cached). */
