@@ -130,6 +130,27 @@ describe('the catch-up after the first list', () => {
     await sqlite.close();
   });
 
+  it('decides a slice of a relist (the watcher\'s batch) as one job: one read and one write for all of it', async () => {
+    const sqlite = new SqliteStore(join(tempDir('reconciler-'), 'bot.db'));
+    const { store, calls } = countingWrites(sqlite);
+    const owed: OwedAlert[] = [];
+    const reconciler = reconcilerOn(store, owed);
+    for (let i = 0; i < 150; i++) reconciler.upsert(numbered(i, 'Running'), KIND);
+    await reconciler.markSynced();
+    await reconciler.idle();
+    calls.putWorkloads.length = 0;
+
+    reconciler.batch(() => {
+      for (let i = 0; i < 150; i++) reconciler.upsert(numbered(i, i === 7 ? 'Failed' : 'Running'), KIND);
+    });
+    await reconciler.idle();
+    expect(calls.putWorkloads).toEqual([1]);
+    expect(calls.putWorkload).toBe(0);
+    expect((await sqlite.getWorkload('u7'))?.state).toBe('Failed');
+    expect(owed.map((a) => a.key)).toEqual(['wl:u7:Failed']);
+    await sqlite.close();
+  });
+
   it('decides an event that arrives while its slice is being decided after the slice, not alongside it', async () => {
     const sqlite = new SqliteStore(join(tempDir('reconciler-'), 'bot.db'));
     const { store } = countingWrites(sqlite, 80);
