@@ -3,7 +3,7 @@
  * process (bot-process.ts) while this process serves the simulations.
  */
 import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FakeKube } from '../src/sim/kube-apiserver.js';
 import type { SlackSimulator } from '../src/sim/slack.js';
@@ -34,20 +34,30 @@ export type WhileRunning = (child: { send(command: BotProcessCommand): void; nex
 export const BUNDLED_BOT_PROCESS = fileURLToPath(new URL('../bench-bundle/bot-process.js', import.meta.url));
 export const TSC_BOT_PROCESS = fileURLToPath(new URL('./bot-process.js', import.meta.url));
 const BOT_PROCESS = process.env.BENCH_BOT_PROCESS === 'tsc' ? TSC_BOT_PROCESS : (process.env.BENCH_BOT_PROCESS ?? BUNDLED_BOT_PROCESS);
-/** Node flags of the bot process: BENCH_BOT_NODE_FLAGS (space-separated) to try others. */
-const BOT_NODE_FLAGS = (process.env.BENCH_BOT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-/** Which build the figures are of, for their notes. */
-export const BOT_BUILD = BOT_PROCESS === BUNDLED_BOT_PROCESS ? 'bundled as in the image' : BOT_PROCESS === TSC_BOT_PROCESS ? "tsc's unbundled dist" : BOT_PROCESS;
+/**
+ * Node flags of the bot process: those the image starts node with (the Dockerfile's ENTRYPOINT),
+ * or BENCH_BOT_NODE_FLAGS (space-separated; empty for none) to try others.
+ */
+export const BOT_NODE_FLAGS = (process.env.BENCH_BOT_NODE_FLAGS ?? imageNodeFlags().join(' ')).split(' ').filter(Boolean);
 
-/** `botProcess`: which build to run (default: as BENCH_BOT_PROCESS says); `heapSnapshotDir`: as BENCH_HEAP_SNAPSHOT. */
-export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning, options: { botProcess?: string; heapSnapshotDir?: string } = {}): Promise<Footprint> {
+function imageNodeFlags(): string[] {
+  const dockerfile = readFileSync(fileURLToPath(new URL('../../Dockerfile', import.meta.url)), 'utf8');
+  const entrypoint = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1];
+  return entrypoint ? (JSON.parse(entrypoint) as string[]).filter((arg) => arg.startsWith('--')) : [];
+}
+/** Which build the figures are of, for their notes. */
+const BUILD = BOT_PROCESS === BUNDLED_BOT_PROCESS ? 'bundled as in the image' : BOT_PROCESS === TSC_BOT_PROCESS ? "tsc's unbundled dist" : BOT_PROCESS;
+export const BOT_BUILD = `${BUILD}${BOT_NODE_FLAGS.length ? `, node ${BOT_NODE_FLAGS.join(' ')}` : ''}`;
+
+/** `botProcess`, `nodeFlags`: which build to run and how (default: as BENCH_BOT_PROCESS and the image say); `heapSnapshotDir`: as BENCH_HEAP_SNAPSHOT. */
+export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning, options: { botProcess?: string; nodeFlags?: readonly string[]; heapSnapshotDir?: string } = {}): Promise<Footprint> {
   const dir = tempDir('child');
   const request: BotProcessRequest = { yaml, sims: endpointsOf(kube, slack, dir), dir, settleMs, heapSnapshotDir: options.heapSnapshotDir ?? process.env.BENCH_HEAP_SNAPSHOT, cpuProfileDir: process.env.BENCH_CPU_PROF };
   const spawnedAt = performance.now();
   const child = fork(options.botProcess ?? BOT_PROCESS, [JSON.stringify(request)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BENCH_CPU_PROF_ALL=dir: a CPU profile of the whole bot process (start-up included), written when it exits.
-    execArgv: [...BOT_NODE_FLAGS, ...(process.env.BENCH_CPU_PROF_ALL ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_ALL}`] : [])],
+    execArgv: [...(options.nodeFlags ?? BOT_NODE_FLAGS), ...(process.env.BENCH_CPU_PROF_ALL ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_ALL}`] : [])],
   });
   try {
     const result: Partial<Footprint> = {};

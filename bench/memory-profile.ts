@@ -5,9 +5,10 @@
  * - imports: VmRSS of a bare node, then of node after importing one package or build alone (each
  *   in its own process, after a GC): what `start` pays before it does anything.
  * - footprints: the bot in a child process (bench/bot-process.ts) with 0 and 10,000 workloads,
- *   bundled (the image) and tsc's build, with the V8 heap spaces, and bytes per workload as the
- *   difference between 10k and 0.
- * - heap: a summary of the bundled bot's heap snapshot at 10k (bench/heap-summary.ts): totals by
+ *   as the image runs it (bundle, the Dockerfile's node flags), the bundle on node's defaults, and
+ *   tsc's build on node's defaults (the image before), with the V8 heap spaces and resident memory
+ *   by kind, and bytes per workload as the difference between 10k and 0.
+ * - heap: a summary of the image bot's heap snapshot at 10k (bench/heap-summary.ts): totals by
  *   type, constructors by self size, the biggest retainers.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,7 @@ import { startFakeKube } from '../src/sim/kube-apiserver.js';
 import { SlackSimulator } from '../src/sim/slack.js';
 import { tempDir } from './bot.js';
 import { addOwners, populate } from './cluster.js';
-import { BUNDLED_BOT_PROCESS, measureFootprint, TSC_BOT_PROCESS, type Footprint } from './footprint.js';
+import { BOT_NODE_FLAGS, BUNDLED_BOT_PROCESS, measureFootprint, TSC_BOT_PROCESS, type Footprint } from './footprint.js';
 import { summariseHeap } from './heap-summary.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,6 +32,13 @@ const IMPORTS = [
   'better-sqlite3', 'node-cron', 'commander', 'ical.js', 'p-retry',
   './dist/config.js', './dist/app.js', './dist/cli.js#cli', './bundle/cli.js#cli',
 ];
+
+/** The image (bundle, its node flags), the bundle on node's defaults, and tsc's build as the image ran it before. */
+const VARIANTS = [
+  ['image', BUNDLED_BOT_PROCESS, BOT_NODE_FLAGS],
+  ['bundled_default_flags', BUNDLED_BOT_PROCESS, []],
+  ['tsc_default_flags', TSC_BOT_PROCESS, []],
+] as const;
 
 const PROBE = `
 import { readFileSync } from 'node:fs';
@@ -84,9 +92,9 @@ async function main(): Promise<void> {
       populate(kube, { workloads, podsPerWorkload: 3, owners: 1_000 });
       addOwners(slack, 1_000);
       try {
-        for (const [build, botProcess] of [['bundled', BUNDLED_BOT_PROCESS], ['tsc', TSC_BOT_PROCESS]] as const) {
-          const snapshotHere = build === 'bundled' && workloads === 10_000;
-          const f = await measureFootprint(kube, slack, {}, 3000, undefined, { botProcess, heapSnapshotDir: snapshotHere ? snapshots : undefined });
+        for (const [build, botProcess, nodeFlags] of VARIANTS) {
+          const snapshotHere = build === 'image' && workloads === 10_000;
+          const f = await measureFootprint(kube, slack, {}, 3000, undefined, { botProcess, nodeFlags, heapSnapshotDir: snapshotHere ? snapshots : undefined });
           footprints[`${build}_${workloads}`] = describe(f);
           if (f.heapSnapshot) heap = summariseHeap(f.heapSnapshot);
           process.stderr.write(`${build} ${workloads}: ${Math.round(f.rssBytes / MB)} MB\n`);
@@ -108,7 +116,8 @@ async function main(): Promise<void> {
     measuredAt: new Date().toISOString(),
     imports,
     footprints,
-    bytesPerWorkload: { bundled: perWorkload('bundled'), tsc: perWorkload('tsc') },
+    imageNodeFlags: BOT_NODE_FLAGS,
+    bytesPerWorkload: Object.fromEntries(VARIANTS.map(([build]) => [build, perWorkload(build)])),
   };
   writeFileSync(join(out, 'memory.json'), `${JSON.stringify(summary, null, 1)}\n`);
   if (heap) writeFileSync(join(out, 'heap-10k.json'), `${JSON.stringify(heap, null, 1)}\n`);

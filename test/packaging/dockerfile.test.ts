@@ -151,7 +151,7 @@ describe('Dockerfile', () => {
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bRUNAI_BOT_CONFIG=\/etc\/runai-slack-bot\/config\.yml\b/);
     expect(argsOf(runtime, 'EXPOSE')).toEqual(['9090', '3000']); // one line each, each with its comment
-    expect(JSON.parse(argsOf(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['node', 'dist/cli.js']);
+    expect(JSON.parse(argsOf(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['node', '--max-semi-space-size=4', 'dist/cli.js']);
     expect(JSON.parse(argsOf(runtime, 'CMD').at(-1)!)).toEqual(['start', '--config', '/etc/runai-slack-bot/config.yml']);
   });
 
