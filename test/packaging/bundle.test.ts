@@ -109,7 +109,11 @@ describe('start from the bundle', () => {
     const config = join(dir, 'config.yml');
     writeFileSync(config, `ops: { port: ${port} }\nslack: { port: 0 }\nstore: { path: ${dir}/bot.db }\nowners: { emailDomain: example.org }\n`);
     let output = '';
-    child = spawn(process.execPath, [CLI, 'start', '--config', config], {
+    // With the node flags the image starts it with (the Dockerfile's ENTRYPOINT).
+    const entrypoint = JSON.parse(/^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))![1]) as string[];
+    const nodeFlags = entrypoint.filter((arg) => arg.startsWith('--'));
+    expect(nodeFlags.length).toBeGreaterThan(0);
+    child = spawn(process.execPath, [...nodeFlags, CLI, 'start', '--config', config], {
       env: { PATH: process.env.PATH, SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, KUBECONFIG: kube.writeKubeconfig(dir) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
