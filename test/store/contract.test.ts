@@ -297,7 +297,7 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
 
       // One row the table refuses (no namespace) and the slice leaves nothing behind.
       const refused = { ...workload('e'), namespace: null } as unknown as StoredWorkload;
-      await expect(store.putWorkloads([workload('d'), refused])).rejects.toThrow();
+      await expect(store.putWorkloads([workload('d'), refused])).rejects.toHaveProperty('code');
       expect(await store.getWorkloads(['d', 'e'])).toEqual(new Map());
     });
 
