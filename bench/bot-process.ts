@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { parseFeedOffThread } from '../src/maintenance/parse-off-thread.js';
@@ -31,8 +31,37 @@ export type BotProcessCommand = { type: 'lag-start'; feedEvents: number } | { ty
 
 export type BotProcessMessage =
   | { type: 'ready'; sinceProcessStartMs: number; startBotMs: number }
-  | { type: 'memory'; rssBytes: number; hwmBytes: number; heapUsedBytes: number; workloads: number; heapSnapshot?: string }
+  | { type: 'memory'; rssBytes: number; hwmBytes: number; heapUsedBytes: number; workloads: number; heapSnapshot?: string; breakdown: MemoryBreakdown }
   | { type: 'lag'; p50Ms: number; p99Ms: number; maxMs: number; feedMs: number; feedWindows: number; cpuProfile?: string };
+
+/** Where the resident memory is, by V8 heap space (bytes used) and outside the heap. */
+export interface MemoryBreakdown {
+  heapSpaces: Record<string, number>;
+  /** The V8 heap's resident pages (used or not) and what V8 itself has malloc'ed. */
+  heapPhysicalBytes: number;
+  v8MallocedBytes: number;
+  externalBytes: number;
+  arrayBuffersBytes: number;
+  /** From /proc/self/smaps_rollup: anonymous (heap, malloc, stacks) vs file-backed (node's own binary, libraries). */
+  anonymousBytes: number;
+  fileBackedBytes: number;
+}
+
+function memoryBreakdown(): MemoryBreakdown {
+  const { external, arrayBuffers } = process.memoryUsage();
+  const heap = getHeapStatistics();
+  const rollup = readFileSync('/proc/self/smaps_rollup', 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? Number.NaN) * 1024;
+  return {
+    heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size])),
+    heapPhysicalBytes: heap.total_physical_size,
+    v8MallocedBytes: heap.malloced_memory,
+    externalBytes: external,
+    arrayBuffersBytes: arrayBuffers,
+    anonymousBytes: kb('Anonymous'),
+    fileBackedBytes: kb('Rss') - kb('Anonymous'),
+  };
+}
 
 /** VmRSS and VmHWM (high-water mark) of this process, in bytes. */
 export function procMemory(): { rss: number; hwm: number } {
@@ -51,8 +80,10 @@ async function main(): Promise<void> {
   send({ type: 'ready', sinceProcessStartMs: performance.now(), startBotMs: performance.now() - started });
   await sleep(request.settleMs);
   const { rss, hwm } = procMemory();
+  const breakdown = memoryBreakdown();
+  const heapUsedBytes = process.memoryUsage().heapUsed;
   const heapSnapshot = request.heapSnapshotDir ? writeHeapSnapshot(join(request.heapSnapshotDir, `bot-${bot.reconciler.workloads().length}.heapsnapshot`)) : undefined;
-  send({ type: 'memory', rssBytes: rss, hwmBytes: hwm, heapUsedBytes: process.memoryUsage().heapUsed, workloads: bot.reconciler.workloads().length, heapSnapshot });
+  send({ type: 'memory', rssBytes: rss, hwmBytes: hwm, heapUsedBytes, workloads: bot.reconciler.workloads().length, heapSnapshot, breakdown });
   let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
   let profiler: Session | undefined;
   let feed: Promise<{ ms: number; windows: number }> | undefined;

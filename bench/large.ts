@@ -15,7 +15,7 @@ import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
 import { distinctOwners, oneByOne } from './detect.js';
 import { percentile, type Report } from './figures.js';
-import { measureFootprint } from './footprint.js';
+import { BOT_BUILD, measureFootprint, type Footprint } from './footprint.js';
 import { isWatch, watchedKinds } from './steady.js';
 
 const MB = 1e6;
@@ -74,7 +74,31 @@ async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
   return done();
 }
 
-async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Report, progress: Progress): Promise<void> {
+/** The bot with no workloads at all: what each workload adds is measured against it. */
+async function idleFootprint(slackTiers: boolean, progress: Progress): Promise<Footprint> {
+  progress('footprint with no workloads (the baseline of bytes per workload)');
+  const kube = await startFakeKube();
+  const slack = await SlackSimulator.start({ rateTiers: slackTiers });
+  try {
+    return await measureFootprint(kube, slack, {}, 3000);
+  } finally {
+    await closeAll(slack, kube);
+  }
+}
+
+/** Resident and heap bytes each workload adds over the idle bot. */
+function addBytesPerWorkload(name: string, f: Footprint, idle: Footprint | undefined, report: Report): void {
+  if (!idle || !f.workloads) return;
+  const per = (a: number, b: number) => Math.round((a - b) / f.workloads);
+  report.add({
+    name,
+    value: per(f.heapUsedBytes, idle.heapUsedBytes),
+    unit: 'B',
+    note: `V8 heap used over the idle bot's (${Math.round(idle.heapUsedBytes / MB)} MB), per workload, ${f.workloads} workloads; resident ${per(f.rssBytes, idle.rssBytes)} B per workload over the idle ${Math.round(idle.rssBytes / MB)} MB (GC timing moves it)`,
+  });
+}
+
+async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Report, progress: Progress, idle: Footprint | undefined): Promise<void> {
   const small = await cluster(sizes.smallWorkloads, sizes, slackTiers, progress);
   try {
     const f = await measureFootprint(small.kube, small.slack, {}, 3000);
@@ -83,15 +107,16 @@ async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Repo
       value: f.rssBytes / MB,
       unit: 'MB',
       target: { op: '<=', value: 150 },
-      note: `VmRSS 3 s after ready, ${f.workloads} workloads; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB`,
+      note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB${idle ? `; with no workloads ${Math.round(idle.rssBytes / MB)} MB` : ''}`,
     });
+    addBytesPerWorkload('bytes_per_workload_10k', f, idle, report);
   } finally {
     await closeAll(small.slack, small.kube);
   }
 }
 
 /** The 100k run in the child: memory, start-up, then event-loop delay under the worst of it. */
-async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workloads: BenchWorkload[] }, sizes: LargeSizes, report: Report, progress: Progress): Promise<void> {
+async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workloads: BenchWorkload[] }, sizes: LargeSizes, report: Report, progress: Progress, idle: Footprint | undefined): Promise<void> {
   const { kube } = big;
   progress('footprint at 100k: the bot in a child process');
   let lag: { p50Ms: number; p99Ms: number; maxMs: number; feedMs: number; feedWindows: number; cpuProfile?: string } | undefined;
@@ -145,8 +170,9 @@ async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workl
     value: f.rssBytes / MB,
     unit: 'MB',
     target: { op: '<=', value: 400 },
-    note: `VmRSS 3 s after ready, ${f.workloads} workloads; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`,
+    note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`,
   });
+  addBytesPerWorkload('bytes_per_workload_100k', f, idle, report);
   report.add({
     name: 'event_loop_lag_p99_ms',
     value: lag?.p99Ms ?? Number.NaN,
@@ -240,14 +266,15 @@ async function burstTiers(sizes: LargeSizes, report: Report, progress: Progress)
 /** `only`: run just these phases (BENCH_LARGE_ONLY=footprint,… while profiling one of them). */
 export async function benchLarge(sizes: LargeSizes, report: Report, progress: Progress, slackTiers: boolean, only?: string[]): Promise<void> {
   const runs = (phase: string) => !only?.length || only.includes(phase);
-  if (runs('10k')) await footprint10k(sizes, slackTiers, report, progress);
+  const idle = runs('10k') || runs('footprint') ? await idleFootprint(slackTiers, progress) : undefined;
+  if (runs('10k')) await footprint10k(sizes, slackTiers, report, progress, idle);
   if (runs('detect') || runs('footprint')) {
     const big = await cluster(sizes.workloads, sizes, slackTiers, progress);
     try {
       // Detection first, on a fresh cluster: the burst of the event-loop phase leaves a thousand
       // failed workloads (and their owners' DMs) behind.
       if (runs('detect')) await detect100k(big, sizes, report, progress);
-      if (runs('footprint')) await footprint100k(big, sizes, report, progress);
+      if (runs('footprint')) await footprint100k(big, sizes, report, progress, idle);
     } finally {
       await closeAll(big.slack, big.kube);
     }

@@ -10,7 +10,7 @@ import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
 import { distinctOwners, oneByOne, scattered } from './detect.js';
 import { percentile, Report, table } from './figures.js';
-import { measureFootprint } from './footprint.js';
+import { BOT_BUILD, measureFootprint } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { addRedosFigures } from './redos.js';
@@ -142,7 +142,7 @@ async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
       value: footprint.rssBytes / MB,
       unit: 'MB',
       target: { op: '<=', value: 150 },
-      note: `VmRSS 3 s after ready, ${footprint.workloads} workloads synced; peak ${Math.round(footprint.hwmBytes / MB)} MB; heap used ${Math.round(footprint.heapUsedBytes / MB)} MB`,
+      note: `VmRSS 3 s after ready, ${footprint.workloads} workloads synced, bot ${BOT_BUILD}; peak ${Math.round(footprint.hwmBytes / MB)} MB; heap used ${Math.round(footprint.heapUsedBytes / MB)} MB`,
     });
 
     progress(`watch mode: ${sizes.detectFailures} failures one by one`);

@@ -22,6 +22,24 @@ export class KeyedSerializer {
     return result;
   }
 
+  /**
+   * Runs `job` once, after every job submitted before it for any of `keys`; jobs submitted
+   * later for any of them wait for it. One job holding a slice of keys: a batched decision.
+   */
+  runAll<T>(keys: readonly string[], job: () => Promise<T>): Promise<T> {
+    const previous = Promise.all(keys.map((key) => this.tails.get(key)));
+    const result = previous.then(job);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const key of keys) this.tails.set(key, tail);
+    void tail.then(() => {
+      for (const key of keys) if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+
   /** Keys with a job queued or running. */
   get size(): number {
     return this.tails.size;

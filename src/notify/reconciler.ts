@@ -11,7 +11,10 @@
  * Workloads are keyed by workloadId() (`<cluster>/<uid>` in a named cluster): one reconciler
  * serves every cluster, each cluster's watcher feeding it through its own forCluster() handler.
  * A job reads the workload as the cache shows it when the job runs (level-triggered), and a
- * reconcile already waiting for a uid absorbs later events for it.
+ * reconcile already waiting for a uid absorbs later events for it. The catch-up after the first
+ * list decides a slice of workloads per job (held for all of its uids): one store read and one
+ * write transaction per slice, where one commit per workload made 100,000 of them most of the
+ * time to ready (bench/profiles/cpu-ready-100k-before.json).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -99,6 +102,8 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   /** Clusters (by name, '' for the unnamed one) whose first list is complete: their workloads are decided. */
   private readonly synced = new Set<string>();
   private readonly rules = new Map<string, ClusterRules>();
+  /** Workload ids upserted inside batch(), decided together when it ends. */
+  private batching: string[] | undefined;
   private readonly perWorkload = new KeyedSerializer();
   private readonly slots: ConcurrencyLimiter;
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
@@ -163,6 +168,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     return {
       upsert: (raw, kind) => this.upsertIn(cluster, rules, raw, kind),
       remove: (raw) => this.removeIn(cluster, raw),
+      batch: (work) => this.batch(work),
       listed: (kind, scope, uids) => this.listedIn(cluster, kind, scope, uids),
     };
   }
@@ -233,7 +239,25 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     const id = workloadId(workload);
     this.cache.set(id, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
     if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
-    if (this.isSynced(cluster)) this.queueReconcile(id);
+    if (!this.isSynced(cluster)) return;
+    if (this.batching) this.batching.push(id);
+    else this.queueReconcile(id);
+  }
+
+  /**
+   * A slice of a list (the watcher's batch): its upserts are decided as one slice job, so a
+   * relist of 100,000 after a 410 reads the store once per slice, not once per workload.
+   */
+  batch(work: () => void): void {
+    const outer = this.batching;
+    const ids: string[] = [];
+    this.batching = ids;
+    try {
+      work();
+    } finally {
+      this.batching = outer;
+      if (ids.length) this.queueSlice(ids);
+    }
   }
 
   private removeIn(cluster: string | undefined, raw: unknown): void {
@@ -288,15 +312,41 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    */
   async markSynced(cluster?: string): Promise<void> {
     this.synced.add(cluster ?? UNNAMED);
-    const ids = [...this.cache].filter(([, c]) => c.workload.cluster === cluster).map(([id]) => id);
+    await this.queueInSlices([...this.cache].filter(([, c]) => c.workload.cluster === cluster).map(([id]) => id));
+  }
+
+  /** Queues a decision for every cached workload of a synced cluster, a slice per job and per turn of the event loop. */
+  async reconcileAll(): Promise<void> {
+    await this.queueInSlices([...this.cache].filter(([, c]) => this.isSynced(c.workload.cluster)).map(([id]) => id));
+  }
+
+  private async queueInSlices(ids: string[]): Promise<void> {
     for (let start = 0; start < ids.length; start += CATCH_UP_SLICE) {
-      for (const id of ids.slice(start, start + CATCH_UP_SLICE)) this.queueReconcile(id);
+      this.queueSlice(ids.slice(start, start + CATCH_UP_SLICE));
       if (start + CATCH_UP_SLICE < ids.length) await nextTurn();
     }
   }
 
-  reconcileAll(): void {
-    for (const [id, c] of this.cache) if (this.isSynced(c.workload.cluster)) this.queueReconcile(id);
+  /** One job for a slice of workloads, after every job queued before it for any of them. */
+  private queueSlice(ids: string[]): void {
+    // A reconcile already waiting for a uid decides it anyway (reading the cache when it runs).
+    const fresh = ids.filter((id) => !this.reconcileQueued.has(id));
+    if (fresh.length === 0) return;
+    for (const id of fresh) this.reconcileQueued.add(id);
+    void this.perWorkload
+      .runAll(fresh, () =>
+        this.slots.run(async () => {
+          // Its own turn of the event loop: with SQLite every store call resolves at once, and
+          // back-to-back slices would otherwise run as one long chain of microtasks. Events that
+          // arrive meanwhile are absorbed: the slice reads the cache only after this turn.
+          await nextTurn();
+          for (const id of fresh) this.reconcileQueued.delete(id);
+          await this.reconcileSlice(fresh);
+        }),
+      )
+      .catch((err: unknown) =>
+        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, 'reconciling a slice of workloads failed; the next event or resync decides again'),
+      );
   }
 
   private queueReconcile(id: string): void {
@@ -318,13 +368,40 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (!cached) return;
     const { workload } = cached;
     const { store, now } = this.options;
-    const lookbackMs = this.rules.get(workload.cluster ?? UNNAMED)?.lookbackMs ?? this.options.lookbackMs;
-    const decision = decideChange(workload, remembered(await store.getWorkload(id)), now(), { alertStates: this.options.alertStates, lookbackMs });
+    const decision = decideChange(workload, remembered(await store.getWorkload(id)), now(), { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(workload) });
     await this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !(await this.told(owed.key))) {
       this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
     }
+  }
+
+  /** reconcile() for a slice: the same decisions, with one store read and one write for all of them. */
+  private async reconcileSlice(ids: readonly string[]): Promise<void> {
+    // Gone since they were queued: a deletion queued behind this job decides instead.
+    const present = ids.flatMap((id) => this.cache.get(id) ?? []);
+    if (present.length === 0) return;
+    const { store, now } = this.options;
+    const stored = await store.getWorkloads(present.map((c) => workloadId(c.workload)));
+    const at = now();
+    const decided = present.map((cached) => ({
+      cached,
+      decision: decideChange(cached.workload, remembered(stored.get(workloadId(cached.workload))), at, { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) }),
+    }));
+    for (const { decision } of decided) if (decision.transition) this.options.onTransition?.(decision.transition);
+    const writes = decided.flatMap(({ cached, decision }) => (decision.remember ? [storedOf({ ...cached.workload, state: decision.remember.state }, decision.remember)] : []));
+    if (writes.length) await store.putWorkloads(writes);
+    for (const { cached, decision } of decided) {
+      const owed = decision.owed;
+      if (owed && !(await this.told(owed.key))) {
+        this.options.sink.owed({ key: owed.key, kind: 'state', workload: cached.workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
+      }
+    }
+  }
+
+  /** The catch-up window of the workload's cluster (`clusters[].lookbackHours`). */
+  private lookbackFor(workload: Workload): number {
+    return this.rules.get(workload.cluster ?? UNNAMED)?.lookbackMs ?? this.options.lookbackMs;
   }
 
   private async markDeleted(id: string, workload: Workload): Promise<void> {
@@ -348,8 +425,12 @@ function remembered(stored: StoredWorkload | undefined): Remembered | undefined 
 }
 
 function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promise<void> {
-  // The row's uid is the workload's id (`<cluster>/<uid>` in a named cluster): one key space for every cluster.
-  return store.putWorkload({
+  return store.putWorkload(storedOf(w, memory));
+}
+
+/** The row's uid is the workload's id (`<cluster>/<uid>` in a named cluster): one key space for every cluster. */
+function storedOf(w: Workload, memory: Remembered): StoredWorkload {
+  return {
     uid: workloadId(w),
     cluster: w.cluster,
     namespace: w.namespace,
@@ -361,7 +442,7 @@ function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promis
     stateSince: memory.stateSince,
     snapshot: JSON.stringify(w),
     deletedAt: memory.deletedAt,
-  });
+  };
 }
 
 /** What enrichment and commands read as the workload's CR: rebuilt, not kept (see Cached). */

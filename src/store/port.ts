@@ -198,6 +198,13 @@ export interface WorkloadStore {
   /** Workloads of that namespace and name (deleted ones too, newest state first), in `cluster` only when given ('' : the unnamed one). */
   workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]>;
   putWorkload(w: StoredWorkload): Promise<void>;
+  /**
+   * Several at once, as the catch-up after a list decides them (100,000 at start): one read and
+   * one transaction per slice, not a round trip and a commit per workload.
+   */
+  getWorkloads(uids: readonly string[]): Promise<Map<string, StoredWorkload>>;
+  /** All or none; a uid given twice ends as its last entry. */
+  putWorkloads(ws: readonly StoredWorkload[]): Promise<void>;
   /** Uids of the workloads not deleted, as the store last saw them. */
   presentWorkloadUids(): Promise<string[]>;
   /** Forgets workloads deleted before `before`. */

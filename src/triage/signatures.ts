@@ -87,9 +87,11 @@ function isHerring(text: string): boolean {
  * header these are indented and skipped; this catches them when the header was cut, a rich
  * box or a launcher prefix hid it, or a notebook printed `--> 12     raise …`. The lookahead
  * and back-reference take the raised name atomically: a failed match never retries shorter
- * names, so a line costs one pass per `raise` in it.
+ * names, so a line costs one pass per `raise` in it. Box characters as escapes (\u2502 │, \u2771 ❱):
+ * one character past Latin-1 in a regex literal makes V8 keep the production bundle's whole
+ * source two bytes a character (scripts/bundle.mjs).
  */
-export const SOURCE_LINE = /(?:^|[\s>|│❱])raise\s+(?=([\w.]+))\1(?:\(|\s+from\s|\s+#|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
+export const SOURCE_LINE = /(?:^|[\s>|\u2502\u2771])raise\s+(?=([\w.]+))\1(?:\(|\s+from\s|\s+#|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
 
 /**
  * A status the cluster reports without saying why: a `kubectl get pods` row, a describe
@@ -115,8 +117,8 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
   /^Exception raised from |^frame #\d+:/,
   // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
-  // Also as UTF-8 bytes read as latin1, how a byte stream is scanned.
-  /^\s*(?:[│╭╰]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
+  // Also as UTF-8 bytes read as latin1, how a byte stream is scanned. (│ ╭ ╰ escaped: see SOURCE_LINE.)
+  /^\s*(?:[\u2502\u256d\u2570]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
   /To enable traceback see|CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA/,
   /pip's dependency resolver does not currently take into account/,
 ];

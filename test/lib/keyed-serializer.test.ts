@@ -35,4 +35,26 @@ describe('KeyedSerializer', () => {
     expect(done).toEqual(['first', 'second']);
     expect(serial.size).toBe(0);
   });
+
+  it('runs a job held for several keys after the earlier jobs of each, and before the later ones', async () => {
+    const serial = new KeyedSerializer();
+    const log: string[] = [];
+    const job = (name: string, ms: number) => async () => {
+      log.push(`start ${name}`);
+      await tick(ms);
+      log.push(`end ${name}`);
+    };
+    await Promise.all([
+      serial.run('a', job('a1', 20)),
+      serial.run('b', job('b1', 5)),
+      serial.runAll(['a', 'b', 'c'], job('slice', 10)),
+      serial.run('b', job('b2', 1)),
+      serial.run('d', job('d1', 1)),
+    ]);
+    expect(log.indexOf('start slice')).toBeGreaterThan(log.indexOf('end a1'));
+    expect(log.indexOf('start slice')).toBeGreaterThan(log.indexOf('end b1'));
+    expect(log.indexOf('start b2')).toBeGreaterThan(log.indexOf('end slice'));
+    expect(log.indexOf('end d1')).toBeLessThan(log.indexOf('start slice'));
+    expect(serial.size).toBe(0);
+  });
 });

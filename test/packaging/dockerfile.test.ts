@@ -120,6 +120,13 @@ describe('Dockerfile', () => {
     expect(runs).toMatch(/\bnpm run build\b[\s\S]*\brm -rf dist\/demo dist\/sim\b/);
   });
 
+  it('ships the bundle (scripts/bundle.mjs) as dist/, built after tsc has checked the types', () => {
+    const build = stages.find((s) => s.name === 'build')!;
+    const runs = argsOf(build, 'RUN').join('\n');
+    expect(runs).toMatch(/\bnpm run build\b[\s\S]*\bnpm run bundle\b[\s\S]*\brm -rf dist && mv bundle dist\b/);
+    expect(copiesOf(build).flatMap((c) => c.sources)).toContain('scripts/bundle.mjs');
+  });
+
   it('copies the built app, its package.json and the Slack manifest into /app', () => {
     expect(argsOf(runtime, 'WORKDIR').at(-1)).toBe('/app');
     const copied = copiesOf(runtime).flatMap((c) => c.sources.map((s) => s.replace(/^\/app\//, '')));
@@ -144,7 +151,7 @@ describe('Dockerfile', () => {
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
     expect(argsOf(runtime, 'ENV').join(' ')).toMatch(/\bRUNAI_BOT_CONFIG=\/etc\/runai-slack-bot\/config\.yml\b/);
     expect(argsOf(runtime, 'EXPOSE')).toEqual(['9090', '3000']); // one line each, each with its comment
-    expect(JSON.parse(argsOf(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['node', 'dist/cli.js']);
+    expect(JSON.parse(argsOf(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['node', '--max-semi-space-size=4', 'dist/cli.js']);
     expect(JSON.parse(argsOf(runtime, 'CMD').at(-1)!)).toEqual(['start', '--config', '/etc/runai-slack-bot/config.yml']);
   });
 
@@ -158,7 +165,7 @@ describe('Dockerfile', () => {
   });
 
   it('keeps local installs, builds, history and databases out of the build context', () => {
-    for (const path of ['node_modules/yaml/package.json', 'dist/cli.js', '.git/HEAD', 'bot.db', 'bot.db-wal']) {
+    for (const path of ['node_modules/yaml/package.json', 'dist/cli.js', 'bundle/cli.js', '.git/HEAD', 'bot.db', 'bot.db-wal']) {
       expect(ignored.some((pattern) => pattern.test(path))).toBe(true);
     }
   });

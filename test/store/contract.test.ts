@@ -363,6 +363,33 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect([...(await store.ledgerKeys('wl:'))]).toEqual(['wl:gpu-east/u1:Failed']);
     });
 
+    it('reads and writes a slice of workloads at once: all or none, a repeated uid ending as its last entry', async () => {
+      await store.putWorkload(workload('a'));
+      await store.putWorkloads([
+        workload('a', { state: 'Failed', stateSince: at(1).toISOString() }),
+        workload('b', { owner: undefined }),
+        workload('c', { deletedAt: at(2).toISOString() }),
+        workload('b', { state: 'Succeeded', owner: undefined }),
+      ]);
+      await store.putWorkloads([]);
+      // A slice keeps the cluster of each row as putWorkload does.
+      const inEast = workload('gpu-east/a', { cluster: 'gpu-east' });
+      await store.putWorkloads([inEast]);
+      expect((await store.getWorkloads(['gpu-east/a'])).get('gpu-east/a')).toEqual(inEast);
+      expect(await store.workloadsNamed(inEast.namespace, inEast.name, 'gpu-east')).toEqual([inEast]);
+      const read = await store.getWorkloads(['a', 'b', 'c', 'missing']);
+      expect([...read.keys()].sort()).toEqual(['a', 'b', 'c']);
+      expect(read.get('a')).toEqual(workload('a', { state: 'Failed', stateSince: at(1).toISOString() }));
+      expect(read.get('b')).toEqual(workload('b', { state: 'Succeeded', owner: undefined }));
+      expect(read.get('c')).toEqual(workload('c', { deletedAt: at(2).toISOString() }));
+      expect(await store.getWorkloads([])).toEqual(new Map());
+
+      // One row the table refuses (no namespace) and the slice leaves nothing behind.
+      const refused = { ...workload('e'), namespace: null } as unknown as StoredWorkload;
+      await expect(store.putWorkloads([workload('d'), refused])).rejects.toHaveProperty('code');
+      expect(await store.getWorkloads(['d', 'e'])).toEqual(new Map());
+    });
+
     it('keeps mutes until they end, settings per person, and the Slack user cache including “not found”', async () => {
       await store.mute('U1', 'project:vision', at(60));
       await store.mute('U1', 'workload:runai-vision/a', undefined);

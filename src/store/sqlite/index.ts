@@ -169,6 +169,12 @@ export class SqliteStore implements Store {
   async putWorkload(w: StoredWorkload): Promise<void> {
     this.workloads.putWorkload(w);
   }
+  async getWorkloads(uids: readonly string[]): Promise<Map<string, StoredWorkload>> {
+    return this.workloads.getWorkloads(uids);
+  }
+  async putWorkloads(ws: readonly StoredWorkload[]): Promise<void> {
+    this.workloads.putWorkloads(ws);
+  }
   async presentWorkloadUids(): Promise<string[]> {
     return this.workloads.presentWorkloadUids();
   }

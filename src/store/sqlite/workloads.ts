@@ -38,6 +38,18 @@ export class SqliteWorkloads {
       .run({ ...w, cluster: w.cluster ?? '', owner: w.owner ?? null, deletedAt: w.deletedAt ?? null });
   }
 
+  getWorkloads(uids: readonly string[]): Map<string, StoredWorkload> {
+    // One statement for the slice: the uids go in as one JSON array.
+    const rows = this.db.prepare('SELECT * FROM workloads WHERE uid IN (SELECT value FROM json_each(?))').all(JSON.stringify(uids)) as Record<string, unknown>[];
+    return new Map(rows.map((row) => [row.uid as string, rowToWorkload(row)]));
+  }
+
+  putWorkloads(ws: readonly StoredWorkload[]): void {
+    this.db.handle.transaction(() => {
+      for (const w of ws) this.putWorkload(w);
+    })();
+  }
+
   presentWorkloadUids(): string[] {
     return (this.db.prepare('SELECT uid FROM workloads WHERE deleted_at IS NULL').all() as { uid: string }[]).map((r) => r.uid);
   }
