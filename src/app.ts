@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
-import { loadClusterKubeConfigs, loadKubeConfig, openStore } from './ops/open.js';
+import { adoptSingleClusterStore, loadClusterKubeConfigs, loadKubeConfig, openStore } from './ops/open.js';
 import { listenError, StartupError } from './ops/startup.js';
 import { buildParts } from './parts.js';
 import type { SlackApp } from './slack/app.js';
@@ -20,6 +20,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   // A cluster named without kubeconfig or context uses the bot's own credentials (options.kubeConfig in tests).
   const kubeConfigs = loadClusterKubeConfigs(config, options.kubeConfig);
   const store = await openStore(config, log);
+  await adoptSingleClusterStore(store, config, log).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce });
   const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 

@@ -110,6 +110,31 @@ describe('several clusters in one bot', () => {
     expect(body.clusters).toEqual([{ name: 'gpu-east', synced: true }, { name: 'gpu-west', synced: true }]);
   });
 
+  it('moves a running single-cluster bot to clusters: without telling anyone twice (the first cluster listed takes over its store)', async () => {
+    east.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
+    east.apply(pod({ workload: 'resnet', project: 'vision' }));
+    bot = await startTestBot(east, slack, { slack: { fallbackChannel: 'C0FALLBACK' }, owners: { emailDomain: 'example.org' } }, { dir });
+    failTraining(east, 'resnet', EAST_LOG);
+    await eventually(() => texts(slack, ALICE.id).length === 1, "alice's DM from the single-cluster bot");
+    await bot.settle();
+    await bot.stop();
+
+    // The same store, now with clusters: listing the cluster it watched first and a second one.
+    east.apply(workloadCr({ name: 'vit', project: 'vision', owner: 'alice' }));
+    east.apply(pod({ workload: 'vit', project: 'vision' }));
+    bot = await startTestBot(east, slack, config(), { dir });
+    const uid = east.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })!.metadata.uid as string;
+    expect(await bot.store.getWorkload(`gpu-east/${uid}`)).toMatchObject({ cluster: 'gpu-east', state: 'Failed' });
+    expect(await bot.store.getWorkload(uid)).toBeUndefined();
+    failTraining(east, 'vit', EAST_LOG);
+    await eventually(() => texts(slack, ALICE.id).length === 2, "alice's DM about vit");
+    await bot.settle();
+    // resnet's failure, told before the move and still within the catch-up window, is not told again.
+    const toAlice = texts(slack, ALICE.id);
+    expect(toAlice.filter((t) => t.includes('resnet'))).toHaveLength(1);
+    expect([...(await bot.store.ledgerKeys('wl:'))].sort()).toEqual([`wl:gpu-east/${uid}:Failed`, expect.stringMatching(/^wl:gpu-east\/[^/]+:Failed$/)].sort());
+  });
+
   it('keeps the same namespace, name AND uid in two clusters apart: two alerts, two ledger rows, no collision', async () => {
     for (const kube of [east, west]) {
       const cr = workloadCr({ name: 'train', project: 'vision', owner: 'alice' });

@@ -101,3 +101,15 @@ export async function openStore(config: Config, log: Logger): Promise<Store> {
     }
   }
 }
+
+/**
+ * With named clusters, the first one listed takes over what a single-cluster bot kept (its
+ * workload rows and the ledger keys about them), so moving a running bot from `cluster:` to
+ * `clusters:` repeats no alert and forgets no state. A no-op once done, and without `clusters:`.
+ */
+export async function adoptSingleClusterStore(store: Store, config: Config, log: Logger): Promise<void> {
+  const first = config.clusters[0]?.name;
+  if (!first) return;
+  const moved = await store.adoptUnnamedCluster(first);
+  if (moved) log.info({ cluster: first, workloads: moved }, 'what the single-cluster bot kept now belongs to the first cluster listed');
+}

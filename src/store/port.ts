@@ -209,6 +209,14 @@ export interface WorkloadStore {
   presentWorkloadUids(): Promise<string[]>;
   /** Forgets workloads deleted before `before`. */
   pruneDeletedWorkloads(before: Date): Promise<number>;
+  /**
+   * Gives what a single-cluster bot kept to the named cluster `name`: the unnamed cluster's
+   * workload rows (`<uid>` → `<name>/<uid>`) and the ledger keys about them (`wl:<uid>:…`,
+   * `burst:wl:<uid>:…`), in one transaction. A bot moved from `cluster:` to `clusters:` thereby
+   * neither repeats the alerts it already gave nor forgets the states it saw. Where the named
+   * row or key exists already, it wins. Returns how many workload rows moved (0 once done).
+   */
+  adoptUnnamedCluster(name: string): Promise<number>;
 }
 
 /** People: mutes, settings and the owner → Slack user cache. */

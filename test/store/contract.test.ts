@@ -363,6 +363,31 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect([...(await store.ledgerKeys('wl:'))]).toEqual(['wl:gpu-east/u1:Failed']);
     });
 
+    it('gives a single-cluster store to a named cluster once: rows, their alerts told and their bursts, the named ones winning', async () => {
+      await store.putWorkload(workload('u1', { state: 'Failed', snapshot: JSON.stringify({ uid: 'u1', name: 'job-u1' }) }));
+      await store.putWorkload(workload('u2'));
+      // Already known under its named id (say, a replica that moved first): that row is kept.
+      await store.putWorkload(workload('gpu-east/u2', { cluster: 'gpu-east', state: 'Completed' }));
+      await store.putWorkload(workload('gpu-west/u9', { cluster: 'gpu-west' }));
+      const told = ['wl:u1:Failed', 'wl:u1:stuck-Pending', 'burst:wl:u1:Failed', 'wl:gpu-west/u9:Failed', 'cleanup:alice:2026-11-30', 'mw:w1:1d'];
+      for (const key of told) await store.recordSent({ key, recipient: 'U1', sentAt: at(0).toISOString() });
+
+      expect(await store.adoptUnnamedCluster('gpu-east')).toBe(1);
+      expect(await store.getWorkload('u1')).toBeUndefined();
+      const adopted = await store.getWorkload('gpu-east/u1');
+      expect(adopted).toMatchObject({ uid: 'gpu-east/u1', cluster: 'gpu-east', state: 'Failed' });
+      expect(JSON.parse(adopted!.snapshot)).toEqual({ uid: 'u1', name: 'job-u1', cluster: 'gpu-east' });
+      expect(await store.getWorkload('gpu-east/u2')).toMatchObject({ state: 'Completed' });
+      expect(await store.getWorkload('u2')).toBeUndefined();
+      expect([...(await store.ledgerKeys(''))].sort()).toEqual(
+        ['burst:wl:gpu-east/u1:Failed', 'cleanup:alice:2026-11-30', 'mw:w1:1d', 'wl:gpu-east/u1:Failed', 'wl:gpu-east/u1:stuck-Pending', 'wl:gpu-west/u9:Failed'],
+      );
+      expect(await store.wasSent('wl:gpu-east/u1:Failed')).toBe(true);
+      // Every later start finds nothing unnamed.
+      expect(await store.adoptUnnamedCluster('gpu-east')).toBe(0);
+      expect(await store.getWorkload('gpu-west/u9')).toMatchObject({ cluster: 'gpu-west' });
+    });
+
     it('reads and writes a slice of workloads at once: all or none, a repeated uid ending as its last entry', async () => {
       await store.putWorkload(workload('a'));
       await store.putWorkloads([

@@ -413,6 +413,28 @@ export class PostgresStore implements Store {
     );
   }
 
+  async adoptUnnamedCluster(name: string): Promise<number> {
+    const prefix = `${name}/`;
+    return this.tx(async (client) => {
+      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
+      const moved = await client.query(
+        `UPDATE workloads w SET uid = $1 || w.uid, cluster = $2, snapshot = (w.snapshot::jsonb || jsonb_build_object('cluster', $2::text))::text
+         WHERE w.cluster = '' AND NOT EXISTS (SELECT 1 FROM workloads t WHERE t.uid = $1 || w.uid)`,
+        [prefix, name],
+      );
+      await client.query("DELETE FROM workloads WHERE cluster = ''");
+      for (const head of ['wl:', 'burst:wl:']) {
+        const rest = `substr(l.key, ${head.length + 1})`;
+        await client.query(
+          `UPDATE ledger l SET key = $2 || $1 || ${rest}
+           WHERE starts_with(l.key, $2) AND strpos(${rest}, '/') = 0 AND NOT EXISTS (SELECT 1 FROM ledger t WHERE t.key = $2 || $1 || ${rest})`,
+          [prefix, head],
+        );
+      }
+      return moved.rowCount ?? 0;
+    });
+  }
+
   async presentWorkloadUids(): Promise<string[]> {
     return (await this.rows('SELECT uid FROM workloads WHERE deleted_at IS NULL')).map((r) => r.uid as string);
   }

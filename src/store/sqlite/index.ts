@@ -175,6 +175,9 @@ export class SqliteStore implements Store {
   async putWorkloads(ws: readonly StoredWorkload[]): Promise<void> {
     this.workloads.putWorkloads(ws);
   }
+  async adoptUnnamedCluster(name: string): Promise<number> {
+    return this.workloads.adoptUnnamedCluster(name);
+  }
   async presentWorkloadUids(): Promise<string[]> {
     return this.workloads.presentWorkloadUids();
   }

@@ -50,6 +50,20 @@ export class SqliteWorkloads {
     })();
   }
 
+  adoptUnnamedCluster(name: string): number {
+    const prefix = `${name}/`;
+    return this.db.handle.transaction(() => {
+      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
+      const moved = this.db
+        .prepare("UPDATE OR IGNORE workloads SET uid = @prefix || uid, cluster = @name, snapshot = json_set(snapshot, '$.cluster', @name) WHERE cluster = ''")
+        .run({ prefix, name }).changes;
+      this.db.prepare("DELETE FROM workloads WHERE cluster = ''").run();
+      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'wl:' || @prefix || substr(key, 4) WHERE key LIKE 'wl:%' AND instr(substr(key, 4), '/') = 0").run({ prefix });
+      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'burst:wl:' || @prefix || substr(key, 10) WHERE key LIKE 'burst:wl:%' AND instr(substr(key, 10), '/') = 0").run({ prefix });
+      return moved;
+    })();
+  }
+
   presentWorkloadUids(): string[] {
     return (this.db.prepare('SELECT uid FROM workloads WHERE deleted_at IS NULL').all() as { uid: string }[]).map((r) => r.uid);
   }
