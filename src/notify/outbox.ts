@@ -110,6 +110,10 @@ export class Outbox {
   private again = false;
   private timer?: NodeJS.Timeout;
   private readonly pausedChannels = new Map<string, number>();
+  /** chat.postMessage or chat.update paused for the whole workspace until (ms). */
+  private readonly pausedMethods = new Map<string, number>();
+  /** When each channel was last posted to, for the last second or so. */
+  private readonly lastPosts = new Map<string, number>();
   private stopped = false;
   /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
   private readonly unrecorded = new Map<string, { op: string; write: () => Promise<void> }>();
@@ -264,7 +268,7 @@ export class Outbox {
         payload = withOwnerNote(payload, owner);
       }
     }
-    const result = await this.withPause(channel, () => slack.post(channel!, payload));
+    const result = await this.withPause(channel, 'chat.postMessage', () => slack.post(channel!, payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
     );
@@ -317,7 +321,7 @@ export class Outbox {
       const project = burst.destination.startsWith('channel:') ? burst.destination.split(':')[2] : undefined;
       const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
       const payload = project === undefined ? message : withChannelNote(message, project);
-      await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, payload));
+      await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
     await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
@@ -343,23 +347,43 @@ export class Outbox {
       }
       return;
     }
-    await this.withPause(anchor.channel, () => slack.update(anchor.channel!, anchor.ts!, item.payload));
+    await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
     );
   }
 
-  /** Runs a call unless its channel is paused by a recent 429; a 429 pauses the channel. */
-  private async withPause<T>(channel: string, call: () => Promise<T>): Promise<T> {
-    const until = this.pausedChannels.get(channel) ?? 0;
+  /**
+   * Runs a call unless a recent 429 paused its channel or its method. Slack limits
+   * chat.postMessage per channel (about 1/s) and per workspace (a few hundred a minute), and
+   * chat.update by its tier for the whole workspace. So a 429 on an update pauses every update,
+   * and a 429 on a post pauses the channel when it was posted to within the second (its own
+   * limit), else every post (the workspace's). Without that, a burst of hundreds of owners met
+   * the workspace limit with one refused call per queued item on every pass.
+   */
+  private async withPause<T>(channel: string, method: 'chat.postMessage' | 'chat.update', call: () => Promise<T>): Promise<T> {
     const now = this.options.now().getTime();
-    if (until > now) throw new SlackSendError('channel is rate limited', false, until - now, 'ratelimited');
+    const until = Math.max(this.pausedChannels.get(channel) ?? 0, this.pausedMethods.get(method) ?? 0);
+    if (until > now) throw new SlackSendError(`${method} is rate limited`, false, until - now, 'ratelimited');
     try {
-      return await call();
+      const value = await call();
+      if (method === 'chat.postMessage') this.postedAt(channel, now);
+      return value;
     } catch (err) {
-      if (err instanceof SlackSendError && err.retryAfterMs !== undefined) this.pausedChannels.set(channel, now + err.retryAfterMs);
+      if (err instanceof SlackSendError && err.retryAfterMs !== undefined) {
+        const channelsOwn = method === 'chat.postMessage' && now - (this.lastPosts.get(channel) ?? -Infinity) < 1000;
+        if (channelsOwn) this.pausedChannels.set(channel, now + err.retryAfterMs);
+        else this.pausedMethods.set(method, now + err.retryAfterMs);
+      }
       throw err;
     }
+  }
+
+  /** Remembers a post for a second (whether a 429 in that channel can be the channel's own limit). */
+  private postedAt(channel: string, now: number): void {
+    this.lastPosts.set(channel, now);
+    if (this.lastPosts.size > 1000) for (const [c, at] of this.lastPosts) if (now - at >= 1000) this.lastPosts.delete(c);
+    if (this.pausedChannels.size > 1000) for (const [c, at] of this.pausedChannels) if (at <= now) this.pausedChannels.delete(c);
   }
 
   /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */

@@ -100,6 +100,37 @@ describe('outbox', () => {
     expect(await store.outboxDepth()).toBe(0);
   });
 
+  it('takes a 429 in a channel not posted to within the second as the workspace\'s limit: every post waits, not one refused call per item', async () => {
+    await enqueue('wl:20:Failed', 'alice');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    // alice's DM was posted to just now: a 429 there is her channel's own 1/s, and bob's DM still goes.
+    slack.rateLimitNext('chat.postMessage', 1, 2);
+    await enqueue('wl:21:Failed', 'alice');
+    await enqueue('wl:22:Failed', 'bobby');
+    await outbox.flush();
+    expect(slack.messagesTo(BOB.id)).toHaveLength(1);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    clock = new Date(clock.getTime() + 5000);
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+
+    // Five seconds on, nobody was posted to within the second: a 429 is the workspace's, and holds every post.
+    clock = new Date(clock.getTime() + 5000);
+    slack.rateLimitNext('chat.postMessage', 1, 2);
+    await enqueue('wl:23:Failed', 'alice');
+    await enqueue('wl:24:Failed', 'bobby');
+    await enqueue('wl:25:Failed', 'root');
+    const before = slack.callsTo('chat.postMessage').length;
+    await outbox.flush();
+    expect(slack.callsTo('chat.postMessage').length - before).toBe(1);
+    expect(await store.outboxDepth()).toBe(3);
+    clock = new Date(clock.getTime() + 2500);
+    await outbox.flush();
+    expect(await store.outboxDepth()).toBe(0);
+    expect(slack.callsTo('chat.postMessage').length - before).toBe(4);
+  });
+
   it('survives a Slack outage: nothing is lost, everything is sent once Slack is back', async () => {
     slack.down(true);
     await enqueue('wl:7:Failed', 'alice');
