@@ -177,7 +177,7 @@ export function planChaos(sizes: ChaosSizes, seed: number): ChaosPlan {
     { name: 'watch-410', atMs: 0.33 * S, forMs: 0 },
     { name: 'slack-outage', atMs: 0.4 * S, forMs: sizes.slackOutageMs },
     { name: 'watch-drop', atMs: 0.62 * S, forMs: 0 },
-    { name: 'slack-429-storm', atMs: 0.7 * S, forMs: 0 },
+    { name: 'slack-429-storm', atMs: 0.7 * S, forMs: 6000 },
     { name: 'store-lock', atMs: 0.8 * S, forMs: sizes.storeLockMs },
   ].map((f) => ({ ...f, atMs: Math.round(f.atMs) }) as PlannedFault);
 

@@ -28,6 +28,7 @@ export class SlackFaults {
   private isDown = false;
   private botTokenRevoked = false;
   private readonly rateLimits = new Map<string, Queued<number>>();
+  private readonly rateLimitedUntil = new Map<string, number>();
   private readonly failures = new Map<string, Queued<string>>();
   private readonly httpFailures = new Map<string, Queued<number>>();
   private perChannelPerSecond: number | undefined;
@@ -49,6 +50,15 @@ export class SlackFaults {
 
   rateLimitNext(method: string, calls: number, retryAfterSec: number): void {
     this.rateLimits.set(method, { remaining: calls, value: retryAfterSec });
+  }
+
+  /**
+   * Every call of `method` until `untilMs` gets a 429 whose Retry-After is the time left, as
+   * Slack's own limits answer (by time, not by a count of calls): a client that waits as told
+   * gets through at the first try after the window.
+   */
+  rateLimitUntil(method: string, untilMs: number): void {
+    this.rateLimitedUntil.set(method, untilMs);
   }
 
   failNext(method: string, error: string, calls = 1): void {
@@ -94,6 +104,8 @@ export class SlackFaults {
   intercept(method: string, channel: string | undefined, nowMs: number): FaultAnswer | undefined {
     const retryAfter = take(this.rateLimits, method);
     if (retryAfter !== undefined) return this.rateLimited(method, retryAfter);
+    const windowLeftMs = (this.rateLimitedUntil.get(method) ?? 0) - nowMs;
+    if (windowLeftMs > 0) return this.rateLimited(method, Math.ceil(windowLeftMs / 1000));
     const status = take(this.httpFailures, method);
     if (status !== undefined) return { status, headers: {}, body: `simulated HTTP ${status}` };
     const error = take(this.failures, method);

@@ -184,6 +184,11 @@ export class SlackSimulator {
   // trouble on request
 
   /** Answer the next `calls` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
+  /** Every call of `method` for the next `forMs` is refused with 429 and the time left (SlackFaults.rateLimitUntil). */
+  rateLimitFor(method: string, forMs: number): void {
+    this.faults.rateLimitUntil(method, this.now().getTime() + forMs);
+  }
+
   rateLimitNext(method: string, calls: number, retryAfterSec: number): void {
     this.faults.rateLimitNext(method, calls, retryAfterSec);
   }

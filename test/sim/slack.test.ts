@@ -138,6 +138,19 @@ describe('simulated Slack with the real Bolt app in Socket Mode', () => {
     expect(slack.callsTo('chat.postMessage').slice(before).map((c) => c.status)).toEqual([429, 200]);
     expect(slack.rateLimitedCount).toBe(1);
   });
+
+  it('refuses every call of a method for a while, each 429 saying the time left, as Slack limits by time', async () => {
+    const client = new webApi.WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, logLevel: webApi.LogLevel.ERROR });
+    slack.rateLimitFor('chat.update', 2500);
+    const refused: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await client.chat.update({ channel: 'C0NLP', ts: '1.0', text: 'x' }).catch((err: { data?: { retryAfter?: number }; retryAfter?: number }) => refused.push(err.retryAfter ?? -1));
+    }
+    expect(refused).toHaveLength(3);
+    for (const seconds of refused) expect([2, 3]).toContain(seconds);
+    // Other methods are not limited by it.
+    expect((await client.chat.postMessage({ channel: ALICE.id, text: 'still fine' })).ok).toBe(true);
+  });
 });
 
 describe('simulated Slack requests to the real Bolt app in HTTP mode', () => {
