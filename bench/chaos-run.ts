@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +16,8 @@ import { assess, recordAccepted, type Accepted, type Assessment, type Owed } fro
 import { ghostUser, ownerSlackId, ownerUser, projectChannel, projectName, type ChaosPlan, type FaultName, type PlannedWorkload } from './chaos-plan.js';
 import { runningPod, workloadCr } from './cluster.js';
 import { failingLog } from './noisy-log.js';
+import { freePort } from './free-port.js';
+export { freePort };
 
 export interface ChaosOptions {
   plan: ChaosPlan;
@@ -415,13 +416,6 @@ class Supervisor {
 }
 
 /** A port nothing listens on now (the bot's ops port, chosen before the bot starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,20 +5,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clusterNames, ConfigError, leaseCluster, parseConfig, uiUrlFor } from '../src/config.js';
+import { clusterNames, leaseCluster, parseConfig, uiUrlFor } from '../src/config.js';
 import { loadClusterKubeConfigs } from '../src/ops/open.js';
 import YAML from 'yaml';
 import { kubeconfigYaml } from '../src/sim/kubeconfig.js';
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { problemsOf } from './helpers/config-problems.js';
 
 describe('config: clusters', () => {
   it('resolves an old config (cluster: only) to one unnamed cluster with its settings', () => {

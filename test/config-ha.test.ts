@@ -1,15 +1,6 @@
 /** The `ha:` key: defaults, validation, and what it needs from `store` and the environment. */
-import { ConfigError, haLease, parseConfig } from '../src/config.js';
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { haLease, parseConfig } from '../src/config.js';
+import { problemsOf } from './helpers/config-problems.js';
 
 const PG = 'postgres://bot@db:5432/bot';
 

@@ -1,17 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseConfig, pendingAfterMs, slackSecretProblems, storeUrl } from '../src/config.js';
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig, parseConfig, pendingAfterMs, slackSecretProblems, storeUrl } from '../src/config.js';
+import { problemsOf } from './helpers/config-problems.js';
 
 describe('config', () => {
   it('fills every default from an empty file', () => {

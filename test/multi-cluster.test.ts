@@ -4,13 +4,13 @@
  * with `clusters:` and a kubeconfig file per cluster, as a site would.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from './fakes/slack.js';
 import { eventually, startTestBot, tempDir, type TestBot } from './helpers/bot.js';
 import { startTcpCut, type TcpCut } from './helpers/tcp-cut.js';
 import { ns, pod, workloadCr } from './helpers/workloads.js';
+import { freePort } from '../bench/free-port.js';
 
 const EAST_LOG = 'Traceback (most recent call last):\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.';
 const WEST_LOG = 'Traceback (most recent call last):\nRuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error';
@@ -219,10 +219,3 @@ describe('several clusters in one bot', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

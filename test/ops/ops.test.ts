@@ -12,14 +12,7 @@ import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../bench/free-port.js';
 
 describe('operations', () => {
   const sims = useSimulators((kube, slack) => {

@@ -12,6 +12,7 @@ import { CLI } from '../demo/cli.js';
 import type { SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
+import { freePort } from '../../bench/free-port.js';
 
 interface Running {
   child: ChildProcess;
@@ -25,13 +26,6 @@ async function listening(port = 0): Promise<Server> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const server = await listening();
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('the start command as a process', () => {

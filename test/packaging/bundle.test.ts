@@ -6,7 +6,6 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
@@ -14,6 +13,7 @@ import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
+import { freePort } from '../../bench/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repository, as dist/ is in the image: the native addon it leaves out resolves from node_modules.
@@ -25,14 +25,6 @@ beforeAll(() => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), '--outdir', OUT, '--metafile'], { cwd: ROOT, stdio: 'pipe' });
 }, 120_000);
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('what the bundle holds', () => {
   /** The source files that put code into cli.js (esbuild's metafile also lists those it parsed and dropped whole). */
