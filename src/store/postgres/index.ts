@@ -20,7 +20,6 @@ import {
   type NewOutboxItem,
   type OutboxItem,
   type OutboxPayload,
-  type OutboxTarget,
   type Store,
   type StoredBurst,
   type StoredBurstEntry,
@@ -28,6 +27,7 @@ import {
 } from '../port.js';
 import { redactUrl } from '../url.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { escapeLike, rowToBurst, rowToEntry, rowToOutboxItem, rowToWorkload, type Row } from '../rows.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -42,7 +42,6 @@ export interface PostgresStoreOptions {
 }
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
-type Row = Record<string, unknown>;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -545,58 +544,4 @@ export class PostgresStore implements Store {
     if (doomed.length) await this.pool.query('DELETE FROM ledger WHERE key = ANY($1::text[])', [doomed]);
     return doomed.length;
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function rowToEntry(row: Row): LedgerEntry {
-  return {
-    key: row.key as string,
-    recipient: row.recipient as string,
-    channel: (row.channel as string | null) ?? undefined,
-    ts: (row.ts as string | null) ?? undefined,
-    sentAt: row.sent_at as string,
-  };
-}
-
-function rowToOutboxItem(row: Row): OutboxItem {
-  return {
-    id: Number(row.id),
-    key: row.key as string,
-    kind: row.kind as string,
-    target: JSON.parse(row.target as string) as OutboxTarget,
-    payload: JSON.parse(row.payload as string) as OutboxPayload,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at as string,
-    lastError: (row.last_error as string | null) ?? undefined,
-    createdAt: row.created_at as string,
-  };
-}
-
-function rowToBurst(row: Row): StoredBurst {
-  return {
-    anchorKey: row.anchor_key as string,
-    destination: row.destination as string,
-    anchorEntry: JSON.parse(row.anchor_entry as string),
-    openedAt: row.opened_at as string,
-    closesAt: row.closes_at as string,
-  };
-}
-
-function rowToWorkload(row: Row): StoredWorkload {
-  return {
-    uid: row.uid as string,
-    ...(row.cluster ? { cluster: row.cluster as string } : {}),
-    namespace: row.namespace as string,
-    name: row.name as string,
-    project: row.project as string,
-    owner: (row.owner as string | null) ?? undefined,
-    kind: row.kind as string,
-    state: row.state as string,
-    stateSince: row.state_since as string,
-    snapshot: row.snapshot as string,
-    deletedAt: (row.deleted_at as string | null) ?? undefined,
-  };
 }

@@ -6,6 +6,7 @@ import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type LedgerEntry
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
+import { rowToBurst } from '../rows.js';
 
 export class SqliteBursts {
   constructor(
@@ -137,8 +138,4 @@ export class SqliteBursts {
   burstRewritesDueNow(now: Date): void {
     this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE kind = 'burst' AND next_attempt_at > ?").run(now.toISOString(), now.toISOString());
   }
-}
-
-function rowToBurst(row: Record<string, string>): StoredBurst {
-  return { anchorKey: row.anchor_key, destination: row.destination, anchorEntry: JSON.parse(row.anchor_entry), openedAt: row.opened_at, closesAt: row.closes_at };
 }

@@ -91,7 +91,3 @@ export class SqliteDatabase {
     this.handle.exec(sql);
   }
 }
-
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}

@@ -1,6 +1,7 @@
 /** The ledger over SQLite: one row per message told (or handled), by key. */
 import type { LedgerEntry } from '../port.js';
-import { escapeLike, type SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from './database.js';
+import { escapeLike, rowToEntry } from '../rows.js';
 
 type LedgerRow = { key: string; recipient: string; channel: string | null; ts: string | null; sent_at: string };
 
@@ -49,8 +50,4 @@ export class SqliteLedger {
       .all(before.toISOString(), ...prefixes.map((p) => `${escapeLike(p)}%`)) as { key: string }[];
     return rows.map((r) => r.key);
   }
-}
-
-function rowToEntry(row: LedgerRow): LedgerEntry {
-  return { key: row.key, recipient: row.recipient, channel: row.channel ?? undefined, ts: row.ts ?? undefined, sentAt: row.sent_at };
 }

@@ -1,7 +1,8 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
 import { outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
-import { escapeLike, type SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
+import { escapeLike, rowToOutboxItem } from '../rows.js';
 
 export class SqliteOutbox {
   constructor(
@@ -87,18 +88,4 @@ export class SqliteOutbox {
       )
       .run(now.toISOString(), now.toISOString()).changes;
   }
-}
-
-function rowToOutboxItem(row: Record<string, unknown>): OutboxItem {
-  return {
-    id: row.id as number,
-    key: row.key as string,
-    kind: row.kind as string,
-    target: JSON.parse(row.target as string) as OutboxTarget,
-    payload: JSON.parse(row.payload as string) as OutboxPayload,
-    attempts: row.attempts as number,
-    nextAttemptAt: row.next_attempt_at as string,
-    lastError: (row.last_error as string | null) ?? undefined,
-    createdAt: row.created_at as string,
-  };
 }

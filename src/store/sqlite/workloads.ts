@@ -1,6 +1,7 @@
 /** What the bot last saw of each workload, over SQLite. */
 import type { StoredWorkload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
+import { rowToWorkload } from '../rows.js';
 
 export class SqliteWorkloads {
   constructor(private readonly db: SqliteDatabase) {}
@@ -71,20 +72,4 @@ export class SqliteWorkloads {
   pruneDeletedWorkloads(before: Date): number {
     return this.db.prepare('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes;
   }
-}
-
-function rowToWorkload(row: Record<string, unknown>): StoredWorkload {
-  return {
-    uid: row.uid as string,
-    ...(row.cluster ? { cluster: row.cluster as string } : {}),
-    namespace: row.namespace as string,
-    name: row.name as string,
-    project: row.project as string,
-    owner: (row.owner as string | null) ?? undefined,
-    kind: row.kind as string,
-    state: row.state as string,
-    stateSince: row.state_since as string,
-    snapshot: row.snapshot as string,
-    deletedAt: (row.deleted_at as string | null) ?? undefined,
-  };
 }
