@@ -250,7 +250,7 @@ export class Outbox {
           return;
         }
         if (delivery.action === 'defer') {
-          await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', false));
+          await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', 'deliberate'));
           return;
         }
         recipient = userId;
@@ -296,7 +296,7 @@ export class Outbox {
     if (!anchor) {
       if (queued) {
         const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', false));
+        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
         return;
       }
       await this.release(anchorKey, 'the first message was refused or dropped');
@@ -340,7 +340,7 @@ export class Outbox {
     const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
       if (!anchor && (await store.isQueued(anchorKey))) {
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', false));
+        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
       } else {
         await this.write('dropOutbox', () => store.dropOutbox(item.id));
         log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
@@ -397,7 +397,7 @@ export class Outbox {
     }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message));
+      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
@@ -423,7 +423,7 @@ export class Outbox {
     // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
-    await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message));
+    await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
     return false;
   }
 

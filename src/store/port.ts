@@ -50,6 +50,27 @@ export interface OutboxPayload {
   blocks?: SlackMessage['blocks'];
 }
 
+/**
+ * Why a queued item waits, kept with it: `backoff` after a failure (an attempt; made due at once
+ * when Slack comes back, expediteOutbox); `rate-limited`, Slack's own Retry-After (an attempt;
+ * never hurried, Slack asked for the wait); `deliberate`, a wait the bot chose (quiet hours, a
+ * burst's first message not yet sent; not an attempt, never hurried).
+ */
+export type OutboxWait = 'backoff' | 'rate-limited' | 'deliberate';
+
+/** Waits that count as an attempt. */
+export const OUTBOX_WAIT_IS_ATTEMPT: Record<OutboxWait, boolean> = { backoff: true, 'rate-limited': true, deliberate: false };
+
+/**
+ * The wait of items queued before the `wait` column existed, read from what their last error
+ * said (the only record there was), for the migration of either store.
+ */
+export const OUTBOX_WAIT_FROM_LAST_ERROR_SQL = `CASE
+  WHEN last_error IS NULL THEN NULL
+  WHEN last_error LIKE '%rate limit%' THEN 'rate-limited'
+  WHEN attempts = 0 OR last_error = 'quiet hours' THEN 'deliberate'
+  ELSE 'backoff' END`;
+
 export interface OutboxItem {
   id: number;
   key: string;
@@ -147,14 +168,14 @@ export interface OutboxStore {
   outboxDepth(): Promise<number>;
   /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
   completeOutbox(id: number, entry: LedgerEntry): Promise<void>;
-  /** Reschedules an item; `failed: false` (a deliberate wait) does not count as an attempt. */
-  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed?: boolean): Promise<void>;
+  /** Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited. */
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void>;
   /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
   dropQueued(prefix: string): Promise<number>;
   dropOutbox(id: number): Promise<void>;
   /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
   replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
-  /** Makes due now the items waiting out a failure's backoff (not rate limits or quiet hours). */
+  /** Makes due now the items waiting out a failure's `backoff` (never a rate limit's or a deliberate wait). */
   expediteOutbox(now: Date): Promise<number>;
 }
 

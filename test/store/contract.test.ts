@@ -178,10 +178,11 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
     it('retries later, counts only failures, expedites only what failed for a passing reason, and drops', async () => {
       for (const key of ['a', 'b', 'c', 'd']) await store.enqueue(owner(key), T0);
       const [a, b, c, d] = await store.dueOutbox(T0);
-      await store.retryOutboxLater(a.id, at(60), 'HTTP 503');
-      await store.retryOutboxLater(b.id, at(60), 'quiet hours', false);
-      await store.retryOutboxLater(c.id, at(60), 'slack rate limit');
-      await store.retryOutboxLater(d.id, at(60), 'x'.repeat(800));
+      await store.retryOutboxLater(a.id, at(60), 'HTTP 503', 'backoff');
+      await store.retryOutboxLater(b.id, at(60), 'quiet hours', 'deliberate');
+      // The wait, not the text of the error, says what may be hurried.
+      await store.retryOutboxLater(c.id, at(60), 'HTTP 429', 'rate-limited');
+      await store.retryOutboxLater(d.id, at(60), 'x'.repeat(800), 'backoff');
       expect((await store.dueOutbox(at(30))).map((i) => i.key)).toEqual([]);
       const all = await store.allOutbox();
       expect(all.map((i) => [i.key, i.attempts, i.nextAttemptAt])).toEqual([
@@ -225,7 +226,7 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await order(at(10)).then((keys) => keys.slice(0, 2))).toEqual((await store.dueOutbox(at(10), 2)).map((i) => i.key));
       // Within a priority, the item due longest goes first (a retried alert waits its turn).
       const first = (await store.queuedItem('wl:1:Failed'))!;
-      await store.retryOutboxLater(first.id, at(5), 'rate limited by Slack');
+      await store.retryOutboxLater(first.id, at(5), 'rate limited by Slack', 'rate-limited');
       expect((await order(at(10))).slice(0, 3)).toEqual(['wl:3:Failed', 'wl:4:Stopped', 'wl:1:Failed']);
       // Released from a burst whose first message never went, a folded alert is a first alert again.
       await store.releaseBurst('wl:1:Failed', at(6));
@@ -248,6 +249,26 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       );
       store = await backend.open();
       expect((await store.dueOutbox(at(1))).map((i) => i.key)).toEqual(['wl:1:Failed', 'burst:wl:1:Failed', 'upd:wl:0:Failed', 'wl:p:Pending:stuck', 'cleanup:alice:d1']);
+    });
+
+    it('keeps why each item waits across the migration: only a failure\'s backoff is hurried when Slack comes back', async () => {
+      await store.close();
+      await backend.cleanup();
+      backend = await make();
+      const later = at(60).toISOString();
+      const row = (key: string, attempts: number, lastError: string) =>
+        `('${key}', 'failed', '${JSON.stringify({ type: 'owner', owner: 'alice', project: 'vision' })}', '{"text":"${key}"}', '${later}', '${T0.toISOString()}', ${attempts}, '${lastError}')`;
+      await backend.beforePriorities(
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, attempts, last_error) VALUES
+           ${row('backoff', 2, 'HTTP 503')}, ${row('rate-limited', 1, 'chat.postMessage is rate limited')}, ${row('quiet', 0, 'quiet hours')}`,
+      );
+      store = await backend.open();
+      expect(await store.expediteOutbox(at(1))).toBe(1);
+      expect((await store.dueOutbox(at(1))).map((i) => i.key)).toEqual(['backoff']);
+      // From now on the wait is written with the item, whatever its error says.
+      const [backoff] = await store.dueOutbox(at(1));
+      await store.retryOutboxLater(backoff.id, at(60), 'rate limit exceeded upstream (HTTP 503)', 'backoff');
+      expect(await store.expediteOutbox(at(2))).toBe(1);
     });
 
     it('opens a burst with the first alert, folds the next with its rewrite, and completes it in one go', async () => {

@@ -20,6 +20,8 @@ import {
   type NewOutboxItem,
   type OutboxItem,
   type OutboxPayload,
+  type OutboxWait,
+  OUTBOX_WAIT_IS_ATTEMPT,
   type Store,
   type StoredBurst,
   type StoredBurstEntry,
@@ -211,11 +213,12 @@ export class PostgresStore implements Store {
     });
   }
 
-  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed = true): Promise<void> {
-    await this.pool.query('UPDATE outbox SET attempts = attempts + $1, next_attempt_at = $2, last_error = $3 WHERE id = $4', [
-      failed ? 1 : 0,
+  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
+    await this.pool.query('UPDATE outbox SET attempts = attempts + $1, next_attempt_at = $2, last_error = $3, wait = $4 WHERE id = $5', [
+      OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0,
       nextAttemptAt.toISOString(),
       reason.slice(0, 500),
+      wait,
       id,
     ]);
   }
@@ -234,8 +237,7 @@ export class PostgresStore implements Store {
 
   async expediteOutbox(now: Date): Promise<number> {
     return this.changes(
-      `UPDATE outbox SET next_attempt_at = $1 WHERE attempts > 0 AND next_attempt_at > $1
-         AND (last_error IS NULL OR (last_error NOT LIKE '%rate limit%' AND last_error <> 'quiet hours'))`,
+      "UPDATE outbox SET next_attempt_at = $1 WHERE wait = 'backoff' AND next_attempt_at > $1",
       [now.toISOString()],
     );
   }
@@ -288,7 +290,7 @@ export class PostgresStore implements Store {
       if (!added) return undefined;
       await c.query(
         `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES ($1, 'burst', $2, '{"text":""}', $3, $4, $5)
-         ON CONFLICT (key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
+         ON CONFLICT (key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL, wait = NULL`,
         [burstRewriteKey(decision.anchorKey), JSON.stringify({ type: 'burst', anchorKey: decision.anchorKey }), new Date(decision.rewriteAt).toISOString(), at, OUTBOX_PRIORITY.rewrite],
       );
       return { folded: true as const, anchorKey: decision.anchorKey };

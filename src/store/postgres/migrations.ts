@@ -3,7 +3,7 @@
  * SQLite, so both stores compare and order them the same way; they (and keys, matched by
  * prefix) use the "C" collation, since a locale collation may ignore the punctuation in them.
  */
-import { OUTBOX_PRIORITY_SQL } from '../port.js';
+import { OUTBOX_PRIORITY_SQL, OUTBOX_WAIT_FROM_LAST_ERROR_SQL } from '../port.js';
 
 export const POSTGRES_MIGRATIONS: string[] = [
   `CREATE TABLE ledger (
@@ -96,4 +96,8 @@ export const POSTGRES_MIGRATIONS: string[] = [
    UPDATE outbox SET priority = ${OUTBOX_PRIORITY_SQL};
    DROP INDEX outbox_due;
    CREATE INDEX outbox_due ON outbox (priority, next_attempt_at, id);`,
+  // Why each queued item waits, as a column (port.ts OutboxWait): "expedite after an outage" had
+  // told rate-limit waits apart by matching the last error's text.
+  `ALTER TABLE outbox ADD COLUMN wait TEXT;
+   UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
 ];

@@ -64,7 +64,7 @@ export class SqliteBursts {
     this.db
       .prepare(
         `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, 'burst', ?, '{"text":""}', ?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL`,
+         ON CONFLICT(key) DO UPDATE SET next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = NULL, wait = NULL`,
       )
       .run(burstRewriteKey(anchorKey), JSON.stringify({ type: 'burst', anchorKey }), dueAt.toISOString(), now.toISOString(), OUTBOX_PRIORITY.rewrite);
   }

@@ -13,6 +13,7 @@ import type {
   NewOutboxItem,
   OutboxItem,
   OutboxPayload,
+  OutboxWait,
   Store,
   StoredBurst,
   StoredBurstEntry,
@@ -101,8 +102,8 @@ export class SqliteStore implements Store {
   async completeOutbox(id: number, entry: LedgerEntry): Promise<void> {
     this.outbox.completeOutbox(id, entry);
   }
-  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed?: boolean): Promise<void> {
-    this.outbox.retryOutboxLater(id, nextAttemptAt, reason, failed);
+  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
+    this.outbox.retryOutboxLater(id, nextAttemptAt, reason, wait);
   }
   async dropQueued(prefix: string): Promise<number> {
     return this.outbox.dropQueued(prefix);

@@ -1,4 +1,4 @@
-import { OUTBOX_PRIORITY_SQL } from '../port.js';
+import { OUTBOX_PRIORITY_SQL, OUTBOX_WAIT_FROM_LAST_ERROR_SQL } from '../port.js';
 
 /** Ordered SQLite schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
 export const SQLITE_MIGRATIONS: string[] = [
@@ -88,4 +88,8 @@ export const SQLITE_MIGRATIONS: string[] = [
   `ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 2;
    UPDATE outbox SET priority = ${OUTBOX_PRIORITY_SQL};
    CREATE INDEX outbox_due ON outbox(priority, next_attempt_at, id);`,
+  // Why each queued item waits, as a column (port.ts OutboxWait): "expedite after an outage" had
+  // told rate-limit waits apart by matching the last error's text.
+  `ALTER TABLE outbox ADD COLUMN wait TEXT;
+   UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
 ];

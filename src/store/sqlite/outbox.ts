@@ -1,5 +1,5 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
-import { outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
+import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import { escapeLike, rowToOutboxItem } from '../rows.js';
@@ -58,10 +58,10 @@ export class SqliteOutbox {
     });
   }
 
-  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, failed = true): void {
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): void {
     this.db
-      .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ? WHERE id = ?')
-      .run(failed ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), id);
+      .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ?, wait = ? WHERE id = ?')
+      .run(OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), wait, id);
   }
 
   dropQueued(prefix: string): number {
@@ -83,8 +83,7 @@ export class SqliteOutbox {
   expediteOutbox(now: Date): number {
     return this.db
       .prepare(
-        `UPDATE outbox SET next_attempt_at = ? WHERE attempts > 0 AND next_attempt_at > ?
-           AND (last_error IS NULL OR (last_error NOT LIKE '%rate limit%' AND last_error <> 'quiet hours'))`,
+        "UPDATE outbox SET next_attempt_at = ? WHERE wait = 'backoff' AND next_attempt_at > ?",
       )
       .run(now.toISOString(), now.toISOString()).changes;
   }
