@@ -175,8 +175,9 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       alertStates: ALERT_STATES,
       lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
       sink: notifier,
-      onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to }),
-      onMalformed: () => metrics.malformed.inc(),
+      // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
+      onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
+      onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
       onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
       stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
     }),

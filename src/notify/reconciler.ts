@@ -55,7 +55,7 @@ export interface ReconcilerOptions {
   lookbackMs: number;
   sink: AlertSink;
   onTransition?(t: Transition): void;
-  onMalformed?(ref: string, reason: string): void;
+  onMalformed?(ref: string, reason: string, cluster: string | undefined): void;
   /**
    * A workload with this owner is in the cluster (every list and watch event, before any
    * decision): its owner can be resolved to a Slack user before anything fails. Must be cheap.
@@ -232,7 +232,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     } catch (err) {
       if (!(err instanceof MalformedWorkloadError)) throw err;
       this.options.log.warn({ object: err.objectName, reason: err.message }, 'skipping malformed workload');
-      this.options.onMalformed?.(err.objectName, err.message);
+      this.options.onMalformed?.(err.objectName, err.message, cluster);
       return;
     }
     workload = this.interned(workload);

@@ -7,7 +7,7 @@ import { skipAheadFallbacks } from '../maintenance/skip-ahead.js';
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly transitions = new Counter({ name: 'runai_bot_transitions_total', help: 'Workload state transitions seen', labelNames: ['from', 'to'], registers: [this.registry] });
+  readonly transitions = new Counter({ name: 'runai_bot_transitions_total', help: 'Workload state transitions seen', labelNames: ['from', 'to', 'cluster'], registers: [this.registry] });
   readonly messagesSent = new Counter({ name: 'runai_bot_messages_sent_total', help: 'Slack messages sent, by kind', labelNames: ['kind'], registers: [this.registry] });
   readonly slackCalls = new Counter({ name: 'runai_bot_slack_api_calls_total', help: 'Slack Web API calls made', labelNames: ['method'], registers: [this.registry] });
   readonly slackErrors = new Counter({ name: 'runai_bot_slack_errors_total', help: 'Slack send failures, by kind (ratelimited = HTTP 429)', labelNames: ['kind'], registers: [this.registry] });
@@ -16,7 +16,7 @@ export class Metrics {
   readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', labelNames: ['cluster'], registers: [this.registry] });
   readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', labelNames: ['cluster'], registers: [this.registry] });
   readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', labelNames: ['cluster'], registers: [this.registry] });
-  readonly malformed = new Counter({ name: 'runai_bot_malformed_workloads_total', help: 'Workload objects skipped as malformed', registers: [this.registry] });
+  readonly malformed = new Counter({ name: 'runai_bot_malformed_workloads_total', help: 'Workload objects skipped as malformed', labelNames: ['cluster'], registers: [this.registry] });
   readonly triageSeconds = new Histogram({
     name: 'runai_bot_triage_seconds',
     help: 'Time to enrich and triage a failed workload (pods, events, logs)',
