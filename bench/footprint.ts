@@ -49,6 +49,19 @@ function imageNodeFlags(): string[] {
 const BUILD = BOT_PROCESS === BUNDLED_BOT_PROCESS ? 'bundled as in the image' : BOT_PROCESS === TSC_BOT_PROCESS ? "tsc's unbundled dist" : BOT_PROCESS;
 export const BOT_BUILD = `${BUILD}${BOT_NODE_FLAGS.length ? `, node ${BOT_NODE_FLAGS.join(' ')}` : ''}`;
 
+/** Megabytes as the figures count them (10^6 bytes, as bench/run.ts and large.ts). */
+const MB = 1e6;
+
+/** The note of a time-to-ready figure. */
+export function readyNote(f: Footprint): string {
+  return `spawn to ready (node start included); startBot to ready ${(f.startBotMs / 1000).toFixed(2)} s; ${f.workloads} workloads`;
+}
+
+/** The note of a resident-memory figure; `more` adds what that figure alone says. */
+export function rssNote(f: Footprint, more = ''): string {
+  return `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB${more}`;
+}
+
 /** `botProcess`, `nodeFlags`: which build to run and how (default: as BENCH_BOT_PROCESS and the image say); `heapSnapshotDir`: as BENCH_HEAP_SNAPSHOT. */
 export async function measureFootprint(kube: FakeKube, slack: SlackSimulator, yaml: YamlConfig, settleMs: number, whileRunning?: WhileRunning, options: { botProcess?: string; nodeFlags?: readonly string[]; heapSnapshotDir?: string } = {}): Promise<Footprint> {
   const dir = tempDir('child');

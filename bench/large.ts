@@ -15,7 +15,7 @@ import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
 import { distinctOwners, oneByOne } from './detect.js';
 import { percentile, type Report } from './figures.js';
-import { BOT_BUILD, measureFootprint, type Footprint } from './footprint.js';
+import { measureFootprint, readyNote, rssNote, type Footprint } from './footprint.js';
 import { isWatch, watchedKinds } from './steady.js';
 
 const MB = 1e6;
@@ -107,7 +107,7 @@ async function footprint10k(sizes: LargeSizes, slackTiers: boolean, report: Repo
       value: f.rssBytes / MB,
       unit: 'MB',
       target: { op: '<=', value: 150 },
-      note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB${idle ? `; with no workloads ${Math.round(idle.rssBytes / MB)} MB` : ''}`,
+      note: rssNote(f, idle ? `; with no workloads ${Math.round(idle.rssBytes / MB)} MB` : ''),
     });
     addBytesPerWorkload('bytes_per_workload_10k', f, idle, report);
   } finally {
@@ -163,14 +163,14 @@ async function footprint100k(big: { kube: FakeKube; slack: SlackSimulator; workl
     value: f.readyMs / 1000,
     unit: 's',
     target: { op: '<=', value: 20 },
-    note: `spawn to ready (node start included); startBot to ready ${(f.startBotMs / 1000).toFixed(2)} s; ${f.workloads} workloads`,
+    note: readyNote(f),
   });
   report.add({
     name: 'rss_mb_100k',
     value: f.rssBytes / MB,
     unit: 'MB',
     target: { op: '<=', value: 400 },
-    note: `VmRSS 3 s after ready, ${f.workloads} workloads, bot ${BOT_BUILD}; peak ${Math.round(f.hwmBytes / MB)} MB; heap used ${Math.round(f.heapUsedBytes / MB)} MB = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`,
+    note: rssNote(f, ` = ${Math.round(f.heapUsedBytes / f.workloads)} B per workload${f.heapSnapshot ? `; heap snapshot ${f.heapSnapshot}` : ''}`),
   });
   addBytesPerWorkload('bytes_per_workload_100k', f, idle, report);
   report.add({

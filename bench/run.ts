@@ -10,7 +10,7 @@ import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
 import { distinctOwners, oneByOne, scattered } from './detect.js';
 import { percentile, Report, table } from './figures.js';
-import { BOT_BUILD, measureFootprint } from './footprint.js';
+import { measureFootprint, readyNote, rssNote } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { addRedosFigures } from './redos.js';
@@ -135,14 +135,14 @@ async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
       value: footprint.readyMs / 1000,
       unit: 's',
       target: { op: '<=', value: 5 },
-      note: `spawn to ready (node start included); startBot to ready ${(footprint.startBotMs / 1000).toFixed(2)} s; ${sizes.workloads} workloads`,
+      note: readyNote(footprint),
     });
     report.add({
       name: 'rss_mb_10k',
       value: footprint.rssBytes / MB,
       unit: 'MB',
       target: { op: '<=', value: 150 },
-      note: `VmRSS 3 s after ready, ${footprint.workloads} workloads synced, bot ${BOT_BUILD}; peak ${Math.round(footprint.hwmBytes / MB)} MB; heap used ${Math.round(footprint.heapUsedBytes / MB)} MB`,
+      note: rssNote(footprint),
     });
 
     progress(`watch mode: ${sizes.detectFailures} failures one by one`);

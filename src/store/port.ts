@@ -179,6 +179,9 @@ export interface OutboxStore {
   expediteOutbox(now: Date): Promise<number>;
 }
 
+/** What admitToBurst did: queued the item to anchor a new burst, or folded it into the open one. */
+export type BurstAdmitted = { folded: false } | { folded: true; anchorKey: string };
+
 /** Bursts: alerts for one destination grouped into one rewritten message, persisted. */
 export interface BurstStore {
   /** The burst still open at `now` for a destination, if any. */
@@ -196,7 +199,7 @@ export interface BurstStore {
     entry: unknown,
     now: Date,
     decide: (open: StoredBurst | undefined) => BurstAdmission,
-  ): Promise<{ folded: false } | { folded: true; anchorKey: string } | undefined>;
+  ): Promise<BurstAdmitted | undefined>;
   burstEntries(anchorKey: string): Promise<StoredBurstEntry[]>;
   /** A rewrite naming `told` was accepted: ledger rows, entries marked, rewrite dequeued; one transaction. */
   completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[]): Promise<void>;

@@ -10,6 +10,7 @@ import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
+import { countTurns } from '../helpers/turns.js';
 
 class Recorder implements WorkloadEventHandler {
   phases = new Map<string, string>();
@@ -137,24 +138,18 @@ describe('WorkloadWatcher', () => {
   });
 
   it('lets the event loop turn every few objects while it lists', async () => {
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const seen: number[] = [];
     const rec = new Recorder();
     const upsert = rec.upsert.bind(rec);
     rec.upsert = (raw: any) => {
-      seen.push(turns);
+      seen.push(loop.turns);
       upsert(raw);
     };
     try {
       await start(rec, { pageSize: 500, sliceSize: 2 });
     } finally {
-      spinning = false;
+      loop.stop();
     }
     const training = seen.slice(0, 5);
     // All five arrive in one page; handled in slices of two, the loop turns between slices.

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parseFeed } from '../../src/maintenance/parse.js';
 import { parseFeedOffThread, workerAvailable } from '../../src/maintenance/parse-off-thread.js';
 import { generatedFeed } from './generated-feed.js';
+import { countTurns } from '../helpers/turns.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const WORKER = join(ROOT, 'dist', 'maintenance', 'parse-worker.js');
@@ -50,17 +51,11 @@ describe('parseFeedOffThread', () => {
   });
 
   it('lets the event loop turn while a big feed is parsed', async () => {
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const answer = await parseFeedOffThread(generatedFeed(3000), YEAR_2026, { workerUrl });
-    spinning = false;
+    loop.stop();
     expect(answer.ok).toBe(true);
     // Parsed on this thread, the loop would not have turned at all before the answer.
-    expect(turns).toBeGreaterThan(20);
+    expect(loop.turns).toBeGreaterThan(20);
   });
 });

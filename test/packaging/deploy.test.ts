@@ -4,12 +4,13 @@
  * NetworkPolicy, the restricted securityContext, and that the Secret, the volume and the
  * config all line up with what the bot reads.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { RUNAI_GROUP, WORKLOAD_PLURALS } from '../../src/cluster/kinds.js';
 import { haLease, parseConfig } from '../../src/config.js';
+import { describeWithKubectl } from '../helpers/kubectl.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NAMESPACE = 'runai-slack-bot';
@@ -36,11 +37,7 @@ const SLACK_PORT = 3000;
 // Rendered manifests are loosely typed YAML; the assertions below say what each field must be.
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [k: string]: any }; [k: string]: any };
 
-const kubectlAvailable = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-if (!kubectlAvailable) {
-  console.warn('test/packaging/deploy.test.ts: kubectl is not on PATH, so deploy/ is not rendered and its checks are skipped');
-}
-const describeWithKubectl = kubectlAvailable ? describe : describe.skip;
+const describeRendered = describeWithKubectl('the checks of deploy/ rendered by kubectl kustomize');
 
 function render(dir = 'deploy/'): K8sObject[] {
   const output = execFileSync('kubectl', ['kustomize', dir], { cwd: REPO, encoding: 'utf8' });
@@ -50,7 +47,7 @@ function render(dir = 'deploy/'): K8sObject[] {
   });
 }
 
-describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
+describeRendered('deploy/ rendered by kubectl kustomize', () => {
   let objects: K8sObject[];
   let pod: K8sObject;
   let container: K8sObject;
@@ -262,7 +259,7 @@ describeWithKubectl('deploy/ rendered by kubectl kustomize', () => {
  * leader-election RBAC limited to one Lease in the bot's own namespace, the SQLite volume gone,
  * and a config that the bot accepts with ha on and that names the Lease the Role grants.
  */
-describeWithKubectl('deploy/ha/ rendered by kubectl kustomize', () => {
+describeRendered('deploy/ha/ rendered by kubectl kustomize', () => {
   let objects: K8sObject[];
   let pod: K8sObject;
   let container: K8sObject;

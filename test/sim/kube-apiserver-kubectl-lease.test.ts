@@ -4,27 +4,17 @@
  * replace and apply with optimistic concurrency (a stale resourceVersion is a 409 Conflict),
  * watch and delete. Skipped (with a message) on a machine without kubectl.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startFakeKube, type FakeKube } from '../fakes/kube-apiserver.js';
 import { writeTempKubeconfig, type TempKubeconfig } from '../fakes/kubeconfig.js';
+import { describeWithKubectl } from '../helpers/kubectl.js';
 
 const run = promisify(execFile);
 
-function kubectlAvailable(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const HAVE_KUBECTL = kubectlAvailable();
-if (!HAVE_KUBECTL) console.warn('kubectl not found on PATH: skipping the Lease tests with the real kubectl');
-const describeWithKubectl = HAVE_KUBECTL ? describe : describe.skip;
+const describeKubectl = describeWithKubectl('the Lease tests with the real kubectl');
 
 const NOW = new Date('2026-01-01T12:00:00Z');
 const NS = 'runai-slack-bot';
@@ -45,7 +35,7 @@ function leaseYaml(holder: string, resourceVersion?: string): string {
   ].join('\n');
 }
 
-describeWithKubectl('simulated API server: Leases with the real kubectl', () => {
+describeKubectl('simulated API server: Leases with the real kubectl', () => {
   let kube: FakeKube;
   let config: TempKubeconfig;
 

@@ -3,32 +3,20 @@
  * lists, watch and logs must all satisfy it, which keeps the simulation faithful to the protocol.
  * Skipped (with a message) on a machine without kubectl.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startFakeKube, runaiExample, type FakeKube } from '../fakes/kube-apiserver.js';
 import { writeTempKubeconfig, type TempKubeconfig } from '../fakes/kubeconfig.js';
+import { describeWithKubectl } from '../helpers/kubectl.js';
 
 const run = promisify(execFile);
 
-function kubectlAvailable(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const HAVE_KUBECTL = kubectlAvailable();
-if (!HAVE_KUBECTL) {
-  console.warn('kubectl not found on PATH: skipping the tests of the simulated API server with the real kubectl');
-}
-const describeWithKubectl = HAVE_KUBECTL ? describe : describe.skip;
+const describeKubectl = describeWithKubectl('the tests of the simulated API server with the real kubectl');
 
 /** A fixed clock one hour after the example workload's creation, so AGE columns are exact. */
 const NOW = new Date('2025-03-02T10:14:05Z');
 
-describeWithKubectl('simulated Kubernetes API server with the real kubectl', () => {
+describeKubectl('simulated Kubernetes API server with the real kubectl', () => {
   let kube: FakeKube;
   let config: TempKubeconfig;
 

@@ -14,6 +14,7 @@ import {
   PRUNABLE_LEDGER_PREFIXES,
   workloadUidOfKey,
   type BurstAdmission,
+  type BurstAdmitted,
   type FeedCacheEntry,
   type LedgerEntry,
   type Mute,
@@ -260,7 +261,7 @@ export class PostgresStore implements Store {
     entry: unknown,
     now: Date,
     decide: (open: StoredBurst | undefined) => BurstAdmission,
-  ): Promise<{ folded: false } | { folded: true; anchorKey: string } | undefined> {
+  ): Promise<BurstAdmitted | undefined> {
     return this.tx(async (c) => {
       // Replicas (and this process's concurrent alerts) admit to one destination one at a time,
       // so two alerts cannot both find no open burst and each open one.

@@ -2,7 +2,7 @@
  * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -34,7 +34,7 @@ export class SqliteBursts {
     entry: unknown,
     now: Date,
     decide: (open: StoredBurst | undefined) => BurstAdmission,
-  ): { folded: false } | { folded: true; anchorKey: string } | undefined {
+  ): BurstAdmitted | undefined {
     return this.db.transaction(() => {
       const decision = decide(this.openBurst(destination, now));
       if (!decision.grouped) {

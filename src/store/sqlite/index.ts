@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import type {
   BurstAdmission,
+  BurstAdmitted,
   FeedCacheEntry,
   LedgerEntry,
   Mute,
@@ -131,7 +132,7 @@ export class SqliteStore implements Store {
     entry: unknown,
     now: Date,
     decide: (open: StoredBurst | undefined) => BurstAdmission,
-  ): Promise<{ folded: false } | { folded: true; anchorKey: string } | undefined> {
+  ): Promise<BurstAdmitted | undefined> {
     return this.bursts.admitToBurst(destination, item, entry, now, decide);
   }
   async burstEntries(anchorKey: string): Promise<StoredBurstEntry[]> {
