@@ -417,6 +417,9 @@ export class PostgresStore implements Store {
 
   async adoptUnnamedCluster(name: string): Promise<number> {
     const prefix = `${name}/`;
+    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
+    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
+    if (!(await this.rows("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1")).length) return 0;
     return this.tx(async (client) => {
       // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
       const moved = await client.query(

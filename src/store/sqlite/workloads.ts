@@ -53,6 +53,9 @@ export class SqliteWorkloads {
 
   adoptUnnamedCluster(name: string): number {
     const prefix = `${name}/`;
+    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
+    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
+    if (!this.db.prepare("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1").get()) return 0;
     return this.db.handle.transaction(() => {
       // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
       const moved = this.db
