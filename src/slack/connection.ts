@@ -8,7 +8,7 @@
  * reconnect becomes an unhandled rejection that ends the process (slackapi/node-slack-sdk#2656).
  */
 import type { Logger } from 'pino';
-import { backoffDelay, SLACK_BACKOFF, type Backoff } from './backoff.js';
+import { backoffDelay, SLACK_BACKOFF, type Backoff } from '../lib/backoff.js';
 
 /** The part of @slack/socket-mode's SocketModeClient this drives. */
 export interface SocketClient {

@@ -1,5 +1,5 @@
 /** The wait between attempts to reach Slack, and what readiness and the logs say about a failure. */
-import { backoffDelay, SLACK_BACKOFF } from '../../src/slack/backoff.js';
+import { backoffDelay, SLACK_BACKOFF } from '../../src/lib/backoff.js';
 import { describeAuthError, describeSocketError } from '../../src/slack/connection.js';
 import { scrubSecrets } from '../../src/ops/startup.js';
 

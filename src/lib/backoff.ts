@@ -1,7 +1,8 @@
 /**
- * How long to wait before the next attempt to reach Slack: exponential, capped, and jittered
- * so that many bots (or one bot's two loops) coming back after an outage do not hit Slack in
- * step. Pure: the caller passes the random number.
+ * How long to wait before the next attempt (Slack, the API server, the store): exponential,
+ * capped, and jittered so that many bots (or one bot's loops) coming back after an outage do
+ * not all retry in step. Pure: the caller passes the random number (1 gives the ceiling, for a
+ * schedule that must be reproducible, such as one stored with the item it is about).
  */
 export interface Backoff {
   /** Wait after the first failure. */
