@@ -5,7 +5,8 @@
  * light on the API server and on memory.
  */
 import { PassThrough } from 'node:stream';
-import { CoreV1Api, CustomObjectsApi, type ConfigurationOptions, type KubeConfig, Log, Observable, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
+import { withSignal } from './request-signal.js';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
 
 import type { KubeEvent } from '../model.js';
@@ -35,23 +36,6 @@ export interface ClusterReader {
   podGroupsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
   namespaceLabels(signal?: AbortSignal): Promise<Map<string, Record<string, string>>>;
   requests: number;
-}
-
-/** client-node's generated APIs take no signal argument; a middleware puts it on the request. */
-function withSignal(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
-  if (!signal) return undefined;
-  return {
-    middleware: [
-      {
-        pre: (context: RequestContext) => {
-          context.setSignal(signal);
-          return new Observable(Promise.resolve(context));
-        },
-        post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
-      },
-    ],
-    middlewareMergeStrategy: 'append',
-  };
 }
 
 export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
