@@ -102,9 +102,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     return found;
   };
   const readerFor = (name: string | undefined) => clusterOf(name).reader;
-  /** Normalising for a cluster's namespace: that cluster's labels, and its name on the workload. */
-  const normalizeIn = (namespace: string, name: string | undefined) => clusterOf(name).namespaces.normalize(namespace);
-  const normalize = (namespace: string) => normalizeIn(namespace, undefined);
+  /** The reconciler's own handler normalises for the first cluster; each cluster's watcher passes its own rules (forCluster). */
+  const normalize = (namespace: string) => clusterOf(undefined).namespaces.normalize(namespace);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
   const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
@@ -149,7 +148,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
-    enrich: { readerFor, normalize: normalizeIn, tailLines: config.alerts.logTailLines },
+    enrich: { readerFor, ownerKeys: config.owners.keys, tailLines: config.alerts.logTailLines },
     currentState: (id) => reconcilerLater.get().currentState(id),
     // Archiving is the leader's: two replicas would read the same logs and write the same file.
     onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
@@ -273,7 +272,6 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
     owners,
     maintenance,
-    normalize: normalizeIn,
     log: log.child({ component: 'slack' }),
     now,
   });

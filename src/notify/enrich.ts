@@ -6,7 +6,7 @@
  * rather than without the alert (kwatch: degrade, don't die).
  */
 import type { ContainerInfo, ContainerTermination, PodInfo, Workload } from '../model.js';
-import { normalizeWorkload, rankLabel, type NormalizeOptions } from '../cluster/normalize.js';
+import { rankLabel, withPods } from '../cluster/normalize.js';
 import type { ClusterReader, KubeEvent } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
@@ -23,7 +23,8 @@ export interface Enriched {
 
 export interface EnrichOptions {
   reader: ClusterReader;
-  normalize(namespace: string): NormalizeOptions;
+  /** owners.keys: names the owner from the pods when the CR names none. */
+  ownerKeys?: string[];
   tailLines: number;
   /** Logs read per candidate container; the first error is usually near the end. */
   logTailLines?: number;
@@ -40,14 +41,14 @@ interface Candidate {
   previous: boolean;
 }
 
-export async function enrichWorkload(raw: unknown, base: Workload, options: EnrichOptions): Promise<Enriched> {
+/** `base` is the workload as the reconciler cached it; its pods are read now and attached to it. */
+export async function enrichWorkload(base: Workload, options: EnrichOptions): Promise<Enriched> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let workload = base;
   let problem: string | undefined;
   try {
     const pods = await withTimeout((signal) => options.reader.podsOf(base.namespace, base.name, signal), timeoutMs, 'listing pods');
-    // The cluster stays the one the workload was read from (the minimal CR does not carry it).
-    workload = { ...normalizeWorkload(raw, pods, { ...options.normalize(base.namespace), cluster: base.cluster }), state: base.state };
+    workload = withPods(base, pods, { ownerKeys: options.ownerKeys });
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
   }

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { workloadId, type Workload } from '../model.js';
 import type { Store } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { normalizeWorkload, type NormalizeOptions } from '../cluster/normalize.js';
+import { withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
@@ -28,9 +28,8 @@ import { ConcurrencyLimiter } from '../lib/limiter.js';
 const ARCHIVE_WAIT_MS = 2000;
 
 /** Enrichment reads from the workload's own cluster (undefined: the one unnamed cluster). */
-export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader' | 'normalize'> {
+export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
   readerFor(cluster: string | undefined): ClusterReader;
-  normalize(namespace: string, cluster: string | undefined): NormalizeOptions;
 }
 
 export interface NotifierOptions {
@@ -98,7 +97,7 @@ export class Notifier implements AlertSink {
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
-    const enriched = await enrichWorkload(alert.raw, alert.workload, this.enrichOptions(alert.workload.cluster));
+    const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
     const saved = archive ? await withDeadline(archive.done, ARCHIVE_WAIT_MS) : undefined;
@@ -153,13 +152,13 @@ export class Notifier implements AlertSink {
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {
-    const { readerFor, normalize, ...rest } = this.options.enrich;
-    return { ...rest, reader: readerFor(cluster), normalize: (namespace) => normalize(namespace, cluster) };
+    const { readerFor, ...rest } = this.options.enrich;
+    return { ...rest, reader: readerFor(cluster) };
   }
 
   private async prepareStuck(alert: OwedAlert): Promise<void> {
     const w = alert.workload;
-    const { reader, normalize } = this.enrichOptions(w.cluster);
+    const { reader, ownerKeys } = this.enrichOptions(w.cluster);
     let workload = w;
     let reasons: ReturnType<typeof schedulingReasons> = [];
     try {
@@ -167,7 +166,7 @@ export class Notifier implements AlertSink {
         reader.podsOf(w.namespace, w.name),
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
-      workload = { ...normalizeWorkload(alert.raw, pods, { ...normalize(w.namespace), cluster: w.cluster }), state: w.state };
+      workload = withPods(w, pods, { ownerKeys, podGroups });
       // One read of the namespace's events covers the workload, its PodGroup and its pods.
       const events = await reader.eventsFor(w.namespace, [w.name, ...workload.pods.map((p) => p.name)]);
       reasons = schedulingReasons(events, podGroups, workload.pods);
