@@ -85,7 +85,7 @@ export class LogArchiver {
     const label = `${workload.cluster ? `${workload.cluster}/` : ''}${workload.namespace}/${workload.name}`;
     let withItsPods: Workload;
     try {
-      withItsPods = withPods(workload, await reader.podsOf(workload.namespace, workload.name));
+      withItsPods = withPods(workload, await reader.podsOf(workload));
     } catch (err) {
       log.warn({ workload: label, err: describeKubeError(err) }, 'cannot list the pods whose logs to archive');
       return undefined;

@@ -8,10 +8,14 @@ import { PassThrough } from 'node:stream';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
 import { withSignal } from './request-signal.js';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
+import { afterRead, controllerRef, createdWithOrAfter, MAX_OWNER_DEPTH, ownerStep, type OwnerRef, type Ownership } from './ownership.js';
 
-import type { KubeEvent } from '../model.js';
+import type { KubeEvent, Workload } from '../model.js';
 
 export type { KubeEvent };
+
+/** What the reader needs of a workload to find what is its own. */
+export type WorkloadRef = Pick<Workload, 'namespace' | 'name' | 'uid' | 'createdAt'>;
 
 export interface LogRequest {
   namespace: string;
@@ -27,7 +31,11 @@ export interface LogRequest {
  * more is cancelled, not left holding a connection to the API server.
  */
 export interface ClusterReader {
-  podsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
+  /**
+   * The workload's own pods: found by label, kept when their owner chain leads to its uid (or,
+   * where the chain cannot be read, when created at or after it). See cluster/ownership.ts.
+   */
+  podsOf(workload: WorkloadRef, signal?: AbortSignal): Promise<unknown[]>;
   readLog(request: LogRequest, signal?: AbortSignal): Promise<string>;
   /** The whole log as a stream (for archiving and full triage), ended when the server ends it. */
   streamLog(request: Omit<LogRequest, 'tailLines'>): AsyncIterable<Buffer>;
@@ -47,13 +55,49 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
   const reader: ClusterReader = {
     requests: 0,
 
-    async podsOf(namespace, workloadName, signal) {
+    async podsOf(workload, signal) {
+      // One GET per distinct owner for this call: a workload's pods share their controller (and
+      // an earlier run's, of the same name, share its name), so a chain costs one read, not one per pod.
+      const owners = new Map<string, Promise<unknown>>();
+      const readOwner = (ref: OwnerRef, target: { group: string; plural: string }): Promise<unknown> => {
+        const key = `${ref.apiVersion}/${ref.kind}/${ref.name}`;
+        let read = owners.get(key);
+        if (!read) {
+          reader.requests++;
+          const version = ref.apiVersion.slice(ref.apiVersion.indexOf('/') + 1);
+          read = custom
+            .getNamespacedCustomObject({ group: target.group, version, namespace: workload.namespace, plural: target.plural, name: ref.name }, withSignal(signal))
+            .catch((err: unknown) => {
+              // Gone, not served, or not allowed (an older ClusterRole): the pod is judged by time.
+              if ([403, 404].includes((err as { code?: number }).code ?? 0)) return undefined;
+              throw err;
+            });
+          owners.set(key, read);
+        }
+        return read;
+      };
+      const ownership = async (pod: unknown): Promise<Ownership> => {
+        let ref = controllerRef(pod);
+        for (let depth = 0; ref && depth < MAX_OWNER_DEPTH; depth++) {
+          const step = ownerStep(ref, workload);
+          if (typeof step === 'string') return step;
+          const next = afterRead(ref, await readOwner(ref, step.read));
+          if (typeof next === 'string') return next;
+          ref = next;
+        }
+        return 'unknown';
+      };
       // Run:ai labels pods with workloadName (newer) or release (older); Kubeflow pods with job-name.
       for (const label of POD_LINK_LABELS) {
         reader.requests++;
-        const list = await core.listNamespacedPod({ namespace, labelSelector: `${label}=${workloadName}` }, withSignal(signal));
-        const items = (list.items ?? []) as unknown[];
-        if (items.length) return items.filter((p) => podWorkloadName(p) !== undefined);
+        const list = await core.listNamespacedPod({ namespace: workload.namespace, labelSelector: `${label}=${workload.name}` }, withSignal(signal));
+        const own: unknown[] = [];
+        for (const pod of list.items ?? []) {
+          if (podWorkloadName(pod) === undefined) continue;
+          const verdict = await ownership(pod);
+          if (verdict === 'mine' || (verdict === 'unknown' && createdWithOrAfter(toIso(pod.metadata?.creationTimestamp), workload))) own.push(pod);
+        }
+        if (own.length) return own;
       }
       return [];
     },

@@ -47,7 +47,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   let workload = base;
   let problem: string | undefined;
   try {
-    const pods = await withTimeout((signal) => options.reader.podsOf(base.namespace, base.name, signal), timeoutMs, 'listing pods');
+    const pods = await withTimeout((signal) => options.reader.podsOf(base, signal), timeoutMs, 'listing pods');
     workload = withPods(base, pods, { ownerKeys: options.ownerKeys });
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;

@@ -163,7 +163,7 @@ export class Notifier implements AlertSink {
     let reasons: ReturnType<typeof schedulingReasons> = [];
     try {
       const [pods, podGroups] = await Promise.all([
-        reader.podsOf(w.namespace, w.name),
+        reader.podsOf(w),
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
       workload = withPods(w, pods, { ownerKeys, podGroups });

@@ -58,6 +58,8 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   row('run.ai', 'v1', 'RunaiJob', 'runaijobs', { shortNames: ['rj'], subresources: ['status'] }),
   row('scheduling.run.ai', 'v2alpha2', 'PodGroup', 'podgroups', { shortNames: ['pg'], subresources: ['status'] }),
   row('kubeflow.org', 'v1', 'PyTorchJob', 'pytorchjobs', { subresources: ['status'] }),
+  // What Helm hooks and plain jobs run as: a controller of pods that no Run:ai workload owns.
+  row('batch', 'v1', 'Job', 'jobs', { subresources: ['status'] }),
   // Leader election of the bot's replicas (src/cluster/lease.ts); no short name, as in Kubernetes.
   row('coordination.k8s.io', 'v1', 'Lease', 'leases', { table: 'lease' }),
   row('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', {

@@ -58,7 +58,8 @@ describe('archiving the logs of a workload', () => {
   async function workload(spec: WorkloadSpec, pods: KubeObject[]): Promise<Workload> {
     const cr = kube.apply(workloadCr(spec));
     for (const p of pods) kube.apply(p);
-    return { ...withPods(normalizeWorkload(cr), await reader.podsOf(ns(spec.project), spec.name)), state: 'Failed' };
+    const cached = normalizeWorkload(cr);
+    return { ...withPods(cached, await reader.podsOf(cached)), state: 'Failed' };
   }
 
   const archive = (w: Workload, options: Partial<ArchiveOptions> = {}) =>

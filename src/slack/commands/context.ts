@@ -144,7 +144,7 @@ export function splitWorkloadId(id: string | undefined): { cluster?: string; uid
 /** The workload with its pods read now, from its own cluster (the cache holds workloads without pods). */
 export async function withCurrentPods(deps: ListenerDeps, found: Found): Promise<Workload> {
   const reader = deps.readerFor(found.workload.cluster);
-  const pods = await withTimeout((signal) => reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
+  const pods = await withTimeout((signal) => reader.podsOf(found.workload, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
   return withPods(found.workload, pods, { ownerKeys: deps.config.owners.keys });
 }
 
