@@ -58,6 +58,8 @@ export interface PodInfo {
   /** Replica index within its type ("1" for worker 1). */
   replicaIndex?: number;
   createdAt?: string;
+  /** The scheduler's PodGroup of the pod (its `pod-group-name` annotation), whose events say why it waits or was preempted. */
+  podGroup?: string;
   containers: ContainerInfo[];
 }
 

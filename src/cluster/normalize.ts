@@ -277,6 +277,7 @@ export function normalizePod(raw: unknown): PodInfo | undefined {
     replicaType: podLabels['training.kubeflow.org/replica-type']?.toLowerCase(),
     replicaIndex: index !== undefined && /^\d+$/.test(index) ? Number(index) : undefined,
     createdAt: time(at(raw, 'metadata.creationTimestamp')),
+    podGroup: str(labels(raw, 'annotations')['pod-group-name']),
     containers,
   };
 }

@@ -14,6 +14,20 @@ import type { KubeEvent, Workload } from '../model.js';
 
 export type { KubeEvent };
 
+/** An object whose events are read: `kind` and `name`, and `uid` where known (another object of that name, earlier, is not it). */
+export interface InvolvedObject {
+  kind: string;
+  name: string;
+  uid?: string;
+}
+
+/**
+ * Events read per object. With a limit the API server answers the first of them in its key
+ * order (oldest first, for the kubelet's and scheduler's names); they aggregate repeats into one
+ * event with a count, so an object rarely has more distinct events than this.
+ */
+export const EVENTS_PER_OBJECT = 100;
+
 /** What the reader needs of a workload to find what is its own. */
 export type WorkloadRef = Pick<Workload, 'namespace' | 'name' | 'uid' | 'createdAt'>;
 
@@ -39,7 +53,8 @@ export interface ClusterReader {
   readLog(request: LogRequest, signal?: AbortSignal): Promise<string>;
   /** The whole log as a stream (for archiving and full triage), ended when the server ends it. */
   streamLog(request: Omit<LogRequest, 'tailLines'>): AsyncIterable<Buffer>;
-  eventsFor(namespace: string, names: string[], signal?: AbortSignal): Promise<KubeEvent[]>;
+  /** The events about these objects, oldest first: one list per object, by field selector, at most EVENTS_PER_OBJECT each. */
+  eventsFor(namespace: string, objects: InvolvedObject[], signal?: AbortSignal): Promise<KubeEvent[]>;
   /** The scheduler's PodGroups of a workload (scheduling.run.ai); empty where none are served. */
   podGroupsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
   namespaceLabels(signal?: AbortSignal): Promise<Map<string, Record<string, string>>>;
@@ -117,13 +132,16 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
       return out;
     },
 
-    async eventsFor(namespace, names, signal) {
-      // One request for the namespace, filtered here: a fieldSelector takes one name only.
-      reader.requests++;
-      const list = await core.listNamespacedEvent({ namespace }, withSignal(signal));
-      const wanted = new Set(names);
-      return (list.items ?? [])
-        .filter((e) => wanted.has(e.involvedObject?.name ?? '') || [...wanted].some((n) => e.involvedObject?.name?.startsWith(`pg-${n}-`)))
+    async eventsFor(namespace, objects, signal) {
+      // A field selector matches one value per field (no sets), so one bounded list per object:
+      // a busy namespace holds thousands of events, of which an alert needs a handful.
+      const lists = await Promise.all(objects.map((o) => {
+        reader.requests++;
+        const fieldSelector = [`involvedObject.kind=${o.kind}`, `involvedObject.name=${o.name}`, ...(o.uid ? [`involvedObject.uid=${o.uid}`] : [])].join(',');
+        return core.listNamespacedEvent({ namespace, fieldSelector, limit: EVENTS_PER_OBJECT }, withSignal(signal));
+      }));
+      return lists
+        .flatMap((list) => list.items ?? [])
         .map((e) => ({
           type: e.type,
           reason: e.reason,

@@ -7,7 +7,7 @@
  */
 import type { ContainerInfo, ContainerTermination, PodInfo, Workload } from '../model.js';
 import { rankLabel, withPods } from '../cluster/normalize.js';
-import type { ClusterReader, KubeEvent } from '../cluster/reader.js';
+import type { ClusterReader, InvolvedObject, KubeEvent } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
 import type { FailureSite } from '../messages/alert.js';
@@ -55,7 +55,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
 
   const candidates = failureCandidates(workload.pods).slice(0, options.maxCandidates ?? 3);
   const events = await withTimeout(
-    (signal) => options.reader.eventsFor(workload.namespace, [workload.name, ...workload.pods.map((p) => p.name)], signal),
+    (signal) => options.reader.eventsFor(workload.namespace, eventSubjects(workload), signal),
     timeoutMs,
     'reading events',
   ).catch(() => [] as KubeEvent[]);
@@ -103,6 +103,27 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
     logProblem: problem,
     site: { pod: pod.name, container: container.name, rank: rankLabel(pod), node: pod.node, termination, previous },
   };
+}
+
+/** Pods whose events are read when none has failed (a workload that waits): the first few not running. */
+const WAITING_PODS_READ = 3;
+
+/**
+ * The objects whose events explain a workload: the workload itself, its pods that failed (else,
+ * while it waits, the first pods not running yet) and their PodGroups, named by the pods'
+ * `pod-group-name` annotation or by the PodGroups read (`podGroups`), where the scheduler says
+ * Unschedulable, NotReady or Evict (runai-reference §5). Not all 64 ranks of a job, nor the
+ * namespace: their events repeat each other's, and a busy namespace holds thousands.
+ */
+export function eventSubjects(workload: Workload, podGroups: readonly string[] = []): InvolvedObject[] {
+  const failed = failureCandidates(workload.pods).map((c) => c.pod);
+  const pods = [...new Set(failed.length ? failed : workload.pods.filter((p) => p.phase !== 'Running' && p.phase !== 'Succeeded').slice(0, WAITING_PODS_READ))];
+  const groups = new Set([...workload.pods.flatMap((p) => p.podGroup ?? []), ...podGroups]);
+  return [
+    { kind: workload.kind, name: workload.name, uid: workload.uid },
+    ...pods.map((p) => ({ kind: 'Pod', name: p.name, uid: p.uid })),
+    ...[...groups].map((name) => ({ kind: 'PodGroup', name })),
+  ];
 }
 
 /**

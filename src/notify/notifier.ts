@@ -10,14 +10,14 @@ import type { Logger } from 'pino';
 import { workloadId, type Workload } from '../model.js';
 import type { Store } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { withPods } from '../cluster/normalize.js';
+import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
-import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
+import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { BurstDestination, Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
@@ -167,8 +167,8 @@ export class Notifier implements AlertSink {
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
       workload = withPods(w, pods, { ownerKeys, podGroups });
-      // One read of the namespace's events covers the workload, its PodGroup and its pods.
-      const events = await reader.eventsFor(w.namespace, [w.name, ...workload.pods.map((p) => p.name)]);
+      const groups = podGroups.flatMap((g) => objectRef(g).name ?? []);
+      const events = await reader.eventsFor(w.namespace, eventSubjects(workload, groups));
       reasons = schedulingReasons(events, podGroups, workload.pods);
     } catch (err) {
       this.options.log.warn({ key: alert.key, err: describeKubeError(err) }, 'cannot read why the workload waits; warning without reasons');
