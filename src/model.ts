@@ -88,7 +88,7 @@ export interface Workload {
   command?: string;
   arguments?: string;
   createdAt?: string;
-  /** When the phase last changed, where the CR says so (conditions). */
+  /** When the current phase began, where the CR says so (its condition of that type, phaseUpdatedAt, completedAt). */
   phaseChangedAt?: string;
   /** status.conditions / phaseMessage when present: free text from Run:ai. */
   phaseMessage?: string;

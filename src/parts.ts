@@ -13,6 +13,8 @@ import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import { ClusterWatch } from './cluster/cluster-watch.js';
 import { Late } from './lib/late.js';
+import { withTimeout } from './lib/timeout.js';
+import { containersFinishedAt, withPods } from './cluster/normalize.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -173,6 +175,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       normalize,
       alertStates: ALERT_STATES,
       lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
+      // A failure the bot missed while down, whose CR gives no time: its containers say when.
+      finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
       sink: notifier,
       // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),

@@ -141,7 +141,7 @@ export function normalizeWorkload(raw: unknown, options: NormalizeOptions = {}):
     command: specValue(spec, 'command'),
     arguments: specValue(spec, 'arguments'),
     createdAt: time(at(raw, 'metadata.creationTimestamp')),
-    phaseChangedAt: time(latestCondition?.lastTransitionTime),
+    phaseChangedAt: phaseTime(raw, phase),
     phaseMessage: str(at(raw, 'status.phaseMessage')) ?? str(latestCondition?.message),
     pods: [],
     resourceVersion: str(at(raw, 'metadata.resourceVersion')),
@@ -174,6 +174,23 @@ export function withPods(workload: Workload, pods: unknown[], options: PodOption
     image: workload.image ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
     pods: podInfos,
   };
+}
+
+/**
+ * When the CR says its current phase began: the lastTransitionTime of the condition of that
+ * type that holds (example 01: type Failed, status "True"), else `status.phaseUpdatedAt`, else,
+ * for a phase that ends the workload, `status.completedAt` — the control plane's names for them
+ * (runai-reference §6; whether the CR mirrors them is unconfirmed, §2a). A condition of another
+ * type dates another change, so it is not taken for this one.
+ */
+function phaseTime(raw: Obj, phase: string | undefined): string | undefined {
+  if (!phase) return undefined;
+  const conditions = at(raw, 'status.conditions');
+  const own = Array.isArray(conditions)
+    ? conditions.filter(isObj).find((c) => str(c.type)?.toLowerCase() === phase.toLowerCase() && String(c.status ?? 'True').toLowerCase() === 'true')
+    : undefined;
+  const ended = phase === 'Failed' || phase === 'Completed';
+  return time(own?.lastTransitionTime) ?? time(at(raw, 'status.phaseUpdatedAt')) ?? (ended ? time(at(raw, 'status.completedAt')) : undefined);
 }
 
 /** The owner the CR's own fields name: the first of owners.keys that is not a `pod.*` key and has a value. */
@@ -287,6 +304,23 @@ export function podWorkloadName(pod: unknown): string | undefined {
   const podLabels = labels(pod, 'labels');
   for (const key of POD_LINK_LABELS) if (podLabels[key]) return podLabels[key];
   return undefined;
+}
+
+/**
+ * When the pods' containers last ended (the latest terminated.finishedAt, current or previous run,
+ * of an app container): the cluster's time for a failure or completion whose CR gives none.
+ */
+export function containersFinishedAt(pods: PodInfo[]): string | undefined {
+  let latest: string | undefined;
+  for (const pod of pods) {
+    for (const c of pod.containers) {
+      if (c.init) continue;
+      for (const end of [c.terminated?.finishedAt, c.lastTerminated?.finishedAt]) {
+        if (end && !Number.isNaN(Date.parse(end)) && (!latest || Date.parse(end) > Date.parse(latest))) latest = end;
+      }
+    }
+  }
+  return latest;
 }
 
 /** "worker 1", "master 0", or undefined for a single-pod workload. */

@@ -25,7 +25,7 @@ import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
-import { decideChange, decideDeletion, decideStuck, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
+import { decideChange, decideDeletion, decideStuck, podsCouldDate, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
 export interface OwedAlert {
@@ -65,7 +65,17 @@ export interface ReconcilerOptions {
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
   maxConcurrentDecisions?: number;
+  /**
+   * When the workload's containers ended, read from its pods (undefined: they do not say). Asked
+   * only by a list's decisions (the catch-up after start, a relist), for a change the bot missed
+   * while it could not watch, and only where the answer can decide the lookback (podsCouldDate):
+   * a live watch event's change is happening now.
+   */
+  finishedAt?(workload: Workload): Promise<string | undefined>;
 }
+
+/** Pod reads for finishedAt at once, within a slice of decisions. */
+const MAX_CONCURRENT_POD_READS = 4;
 
 /**
  * One workload as the cache keeps it: the normalised value, not the raw object (a busy cluster
@@ -106,6 +116,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly slots: ConcurrencyLimiter;
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
   private readonly reconcileQueued = new Set<string>();
+  private readonly podReads = new ConcurrencyLimiter(MAX_CONCURRENT_POD_READS);
 
   constructor(private readonly options: ReconcilerOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
@@ -356,9 +367,11 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     const { store, now } = this.options;
     const stored = await store.getWorkloads(present.map((c) => workloadId(c.workload)));
     const at = now();
-    const decided = present.map((cached) => ({
-      cached,
-      decision: decideChange(cached.workload, remembered(stored.get(workloadId(cached.workload))), at, { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) }),
+    const decided = await Promise.all(present.map(async (cached) => {
+      const previous = remembered(stored.get(workloadId(cached.workload)));
+      const rules = { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) };
+      const finishedAt = podsCouldDate(cached.workload, previous, at, rules) ? await this.finishedAt(cached.workload) : undefined;
+      return { cached, decision: decideChange(cached.workload, previous, at, rules, finishedAt) };
     }));
     for (const { decision } of decided) if (decision.transition) this.options.onTransition?.(decision.transition);
     const writes = decided.flatMap(({ cached, decision }) => (decision.remember ? [storedOf({ ...cached.workload, state: decision.remember.state }, decision.remember)] : []));
@@ -368,6 +381,18 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       if (owed && !(await this.told(owed.key))) {
         this.options.sink.owed({ key: owed.key, kind: 'state', workload: cached.workload, since: owed.since, transition: decision.transition });
       }
+    }
+  }
+
+  /** finishedAt from the pods; a read that fails leaves the change dated now (owed, rather than silenced). */
+  private async finishedAt(workload: Workload): Promise<string | undefined> {
+    const read = this.options.finishedAt;
+    if (!read) return undefined;
+    try {
+      return await this.podReads.run(() => read(workload));
+    } catch (err) {
+      this.options.log.warn({ workload: workloadId(workload), err: (err as Error)?.message ?? String(err) }, 'cannot read when the pods ended; the change counts from now');
+      return undefined;
     }
   }
 

@@ -56,6 +56,18 @@ describe('normalizeWorkload', () => {
     expect(w.project).toBe('team');
   });
 
+  it.each([
+    ['the condition of the phase that holds', { phase: 'Failed', conditions: [{ type: 'Running', status: 'True', lastTransitionTime: '2026-01-01T08:00:00Z' }, { type: 'Failed', status: 'True', lastTransitionTime: '2026-01-01T09:00:00Z' }] }, '2026-01-01T09:00:00Z'],
+    ['not a condition of another type: it dates another change', { phase: 'Failed', conditions: [{ type: 'Running', status: 'True', lastTransitionTime: '2026-01-01T08:00:00Z' }] }, undefined],
+    ['not a condition of the phase that no longer holds', { phase: 'Failed', conditions: [{ type: 'Failed', status: 'False', lastTransitionTime: '2026-01-01T08:00:00Z' }] }, undefined],
+    ['else the phase-updated time', { phase: 'Stopped', phaseUpdatedAt: '2026-01-01T10:00:00Z' }, '2026-01-01T10:00:00Z'],
+    ['else, for an end, the completion time', { phase: 'Completed', completedAt: '2026-01-01T11:00:00Z' }, '2026-01-01T11:00:00Z'],
+    ['but not the completion time of a phase that is no end', { phase: 'Running', completedAt: '2026-01-01T11:00:00Z' }, undefined],
+  ])("dates the phase by the CR's own time for it: %s", (_what, status, expected) => {
+    const cr = { kind: 'TrainingWorkload', metadata: { name: 'x', namespace: 'n', uid: 'u' }, status };
+    expect(normalizeWorkload(cr).phaseChangedAt).toBe(expected);
+  });
+
   it('follows configured owner keys in order', () => {
     const cr = { kind: 'TrainingWorkload', metadata: { name: 'x', namespace: 'n', uid: 'u', annotations: { owner: 'dave' } }, spec: { username: { value: 'eve' } } };
     expect(normalizeWorkload(cr, { ownerKeys: ['metadata.annotations.owner', 'spec.username.value'] }).owner).toBe('dave');
