@@ -104,6 +104,13 @@ export function workloadId(workload: { uid: string; cluster?: string }): string 
   return workload.cluster ? `${workload.cluster}/${workload.uid}` : workload.uid;
 }
 
+/** workloadId() read back: `cluster/uid` or a bare uid (`/` occurs in neither part). */
+export function splitWorkloadId(id: string | undefined): { cluster?: string; uid?: string } {
+  if (!id) return {};
+  const slash = id.indexOf('/');
+  return slash === -1 ? { uid: id } : { cluster: id.slice(0, slash), uid: id.slice(slash + 1) };
+}
+
 /** A change of lifecycle state noticed by the bot. */
 export interface Transition {
   workload: Workload;

@@ -6,6 +6,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { cleanupKey } from '../keys.js';
 import type { LifecycleState } from '../model.js';
 import type { OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { buildCleanupDigest } from '../messages/cleanup.js';
@@ -28,11 +29,6 @@ export function staleWorkloadsByOwner(workloads: StoredWorkload[], now: Date, af
     byOwner.set(w.owner!, list);
   }
   return byOwner;
-}
-
-/** The outbox key of one owner's nudge on one (UTC) day. */
-export function cleanupKey(owner: string, now: Date): string {
-  return `cleanup:${owner}:${now.toISOString().slice(0, 10)}`;
 }
 
 export interface CleanupNudgerOptions {

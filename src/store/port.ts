@@ -13,11 +13,11 @@
  * admitToBurst (burst membership + its rewrite item), completeBurstRewrite, releaseBurst and
  * dropBurst each run in one transaction in every implementation.
  *
- * KEY SPACE. Keys are strings with a kind prefix: `wl:<id>:<state>` (workload alerts),
- * `burst:<anchor>` (a burst's rewrite), `ops-burst:<iso>`, `cleanup:<owner>:<day>`, `mw:<reminder>`,
- * `archive:<…>`. A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs
- * in a cluster named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a
- * config without it. So several clusters share one key space with no extra key column: the
+ * KEY SPACE. Ledger and outbox keys are strings with a kind prefix, built and parsed only in
+ * src/keys.ts (`wl:<id>:<state>`, `burst:<anchor>`, `ops-burst:<iso>`, `cleanup:<owner>:<day>`,
+ * `mw:<reminder>`, `archive:…`); the stores take their prefixes from there and never spell a key.
+ * A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs in a cluster
+ * named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a config without it. So several clusters share one key space with no extra key column: the
  * same uid in two clusters gives two ids, and the keys and rows a single-cluster bot wrote before
  * `clusters:` existed are still its keys. The workloads table is keyed by that id (its `uid`
  * column) and keeps the cluster's name in a `cluster` column ('' for the unnamed cluster), for
@@ -280,12 +280,6 @@ export interface HealthStore {
 
 export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
 
-/** The workload a ledger key is about (its workloadId()): wl:<id>:… and burst:wl:<id>:…; undefined for others. */
-export function workloadUidOfKey(key: string): string | undefined {
-  const match = /(?:^|:)wl:([^:]+):/.exec(key);
-  return match?.[1];
-}
-
 /**
  * The order in which due items are sent, lowest first, by kind. When a node dies and hundreds of
  * owners must hear at once through Slack's rate limits, each owner's first alert (the burst
@@ -319,10 +313,3 @@ export const OUTBOX_PRIORITY_SQL = `CASE
      WHEN kind IN ('failed', 'stopped', 'completed') THEN ${OUTBOX_PRIORITY.alert}
      WHEN kind = 'cleanup' THEN ${OUTBOX_PRIORITY.nudge}
      ELSE ${OUTBOX_PRIORITY.other} END`;
-
-export function burstRewriteKey(anchorKey: string): string {
-  return `burst:${anchorKey}`;
-}
-
-/** Ledger keys retention may prune (their loss cannot cause a repeat; see HealthStore.pruneLedger). */
-export const PRUNABLE_LEDGER_PREFIXES = ['wl:', 'burst:', 'ops-burst:', 'cleanup:'] as const;

@@ -5,7 +5,7 @@
  * alerts are grouped only with its own project's.
  */
 import { muteScope } from '../../src/notify/mutes.js';
-import { alertKey } from '../../src/lifecycle/transitions.js';
+import { alertKey } from '../../src/keys.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator, type RecordedCall } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';

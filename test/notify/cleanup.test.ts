@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { GUIDE, SAFE_RECOVERY } from '../../src/lifecycle/states.js';
-import { CleanupNudger, cleanupKey, staleWorkloadsByOwner } from '../../src/notify/cleanup.js';
+import { cleanupKey } from '../../src/keys.js';
+import { CleanupNudger, staleWorkloadsByOwner } from '../../src/notify/cleanup.js';
 import { deliveryFor } from '../../src/notify/mutes.js';
 import { Outbox } from '../../src/notify/outbox.js';
 import { OwnerDirectory } from '../../src/notify/owners.js';

@@ -7,12 +7,10 @@
  * starting together do not race. What SQLite does in a transaction is done in one here.
  */
 import pg from 'pg';
+import { burstRewriteKey, KEY_PREFIX, PRUNABLE_KEY_PREFIXES, prunableKeys } from '../../keys.js';
 import {
-  burstRewriteKey,
   OUTBOX_PRIORITY,
   outboxPriority,
-  PRUNABLE_LEDGER_PREFIXES,
-  workloadUidOfKey,
   type BurstAdmission,
   type BurstAdmitted,
   type FeedCacheEntry,
@@ -350,8 +348,8 @@ export class PostgresStore implements Store {
     return this.changes(
       `DELETE FROM bursts WHERE closes_at <= $1
          AND NOT EXISTS (SELECT 1 FROM burst_entries e WHERE e.anchor_key = bursts.anchor_key AND NOT e.told)
-         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = 'burst:' || bursts.anchor_key)`,
-      [now.toISOString()],
+         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = $2 || bursts.anchor_key)`,
+      [now.toISOString(), KEY_PREFIX.burst],
       on,
     );
   }
@@ -539,14 +537,9 @@ export class PostgresStore implements Store {
   }
 
   async pruneLedger(before: Date, live: ReadonlySet<string>): Promise<number> {
-    const where = PRUNABLE_LEDGER_PREFIXES.map((_, i) => `key LIKE $${i + 2} ESCAPE '\\'`).join(' OR ');
-    const rows = await this.rows(`SELECT key FROM ledger WHERE sent_at < $1 AND (${where})`, [before.toISOString(), ...PRUNABLE_LEDGER_PREFIXES.map((p) => `${escapeLike(p)}%`)]);
-    const doomed = rows
-      .map((r) => r.key as string)
-      .filter((key) => {
-        const uid = workloadUidOfKey(key);
-        return uid === undefined || !live.has(uid);
-      });
+    const where = PRUNABLE_KEY_PREFIXES.map((_, i) => `key LIKE $${i + 2} ESCAPE '\\'`).join(' OR ');
+    const rows = await this.rows(`SELECT key FROM ledger WHERE sent_at < $1 AND (${where})`, [before.toISOString(), ...PRUNABLE_KEY_PREFIXES.map((p) => `${escapeLike(p)}%`)]);
+    const doomed = prunableKeys(rows.map((r) => r.key as string), live);
     if (doomed.length) await this.pool.query('DELETE FROM ledger WHERE key = ANY($1::text[])', [doomed]);
     return doomed.length;
   }

@@ -2,7 +2,8 @@
  * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, KEY_PREFIX } from '../../keys.js';
+import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -130,9 +131,9 @@ export class SqliteBursts {
       .prepare(
         `DELETE FROM bursts WHERE closes_at <= ?
            AND NOT EXISTS (SELECT 1 FROM burst_entries e WHERE e.anchor_key = bursts.anchor_key AND e.told = 0)
-           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = 'burst:' || bursts.anchor_key)`,
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = ? || bursts.anchor_key)`,
       )
-      .run(now.toISOString()).changes;
+      .run(now.toISOString(), KEY_PREFIX.burst).changes;
   }
 
   burstRewritesDueNow(now: Date): void {
