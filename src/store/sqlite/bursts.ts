@@ -7,7 +7,7 @@ import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEn
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
-import { rowToBurst } from '../rows.js';
+import { rowToBurst, rowToBurstEntry, type Row } from '../rows.js';
 
 export class SqliteBursts {
   constructor(
@@ -71,14 +71,7 @@ export class SqliteBursts {
   }
 
   burstEntries(anchorKey: string): StoredBurstEntry[] {
-    const rows = this.db.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Record<string, unknown>[];
-    return rows.map((r) => ({
-      key: r.key as string,
-      anchorKey: r.anchor_key as string,
-      entry: JSON.parse(r.entry_json as string),
-      item: JSON.parse(r.item_json as string) as StoredBurstEntry['item'],
-      told: r.told === 1,
-    }));
+    return (this.db.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Row[]).map(rowToBurstEntry);
   }
 
   /**

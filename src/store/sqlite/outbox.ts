@@ -1,5 +1,5 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
-import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
+import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import { escapeLike, rowToOutboxItem } from '../rows.js';

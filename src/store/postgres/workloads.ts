@@ -1,0 +1,94 @@
+/** What the bot last saw of each workload, over PostgreSQL. */
+import type { StoredWorkload } from '../port.js';
+import { rowToWorkload } from '../rows.js';
+import type { PostgresDatabase } from './database.js';
+
+export class PostgresWorkloads {
+  constructor(private readonly db: PostgresDatabase) {}
+
+  async getWorkload(uid: string): Promise<StoredWorkload | undefined> {
+    const [row] = await this.db.rows('SELECT * FROM workloads WHERE uid = $1', [uid]);
+    return row && rowToWorkload(row);
+  }
+
+  async allWorkloads(): Promise<StoredWorkload[]> {
+    return (await this.db.rows('SELECT * FROM workloads WHERE deleted_at IS NULL')).map(rowToWorkload);
+  }
+
+  async workloadsOf(owner: string): Promise<StoredWorkload[]> {
+    return (await this.db.rows('SELECT * FROM workloads WHERE owner = $1 AND deleted_at IS NULL ORDER BY state_since DESC', [owner])).map(rowToWorkload);
+  }
+
+  async workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]> {
+    const rows = cluster === undefined
+      ? await this.db.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 ORDER BY cluster, state_since DESC', [namespace, name])
+      : await this.db.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 AND cluster = $3 ORDER BY state_since DESC', [namespace, name, cluster]);
+    return rows.map(rowToWorkload);
+  }
+
+  async putWorkload(w: StoredWorkload): Promise<void> {
+    await this.db.run(
+      `INSERT INTO workloads (uid, cluster, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (uid) DO UPDATE SET cluster = excluded.cluster, namespace = excluded.namespace, name = excluded.name, project = excluded.project,
+         owner = excluded.owner, kind = excluded.kind, state = excluded.state, state_since = excluded.state_since,
+         snapshot = excluded.snapshot, deleted_at = excluded.deleted_at`,
+      [w.uid, w.cluster ?? '', w.namespace, w.name, w.project, w.owner ?? null, w.kind, w.state, w.stateSince, w.snapshot, w.deletedAt ?? null],
+    );
+  }
+
+  async getWorkloads(uids: readonly string[]): Promise<Map<string, StoredWorkload>> {
+    if (uids.length === 0) return new Map();
+    const rows = await this.db.rows('SELECT * FROM workloads WHERE uid = ANY($1::text[])', [uids]);
+    return new Map(rows.map((row) => [row.uid as string, rowToWorkload(row)]));
+  }
+
+  async putWorkloads(ws: readonly StoredWorkload[]): Promise<void> {
+    // One statement (so one implicit transaction) for the slice. ON CONFLICT may touch a row once
+    // per statement, so a uid given twice keeps only its last entry, as sequential puts would.
+    const last = [...new Map(ws.map((w) => [w.uid, w])).values()];
+    if (last.length === 0) return;
+    const column = <K extends keyof StoredWorkload>(key: K) => last.map((w) => w[key] ?? null);
+    await this.db.run(
+      `INSERT INTO workloads (uid, cluster, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+       ON CONFLICT (uid) DO UPDATE SET cluster = excluded.cluster, namespace = excluded.namespace, name = excluded.name, project = excluded.project,
+         owner = excluded.owner, kind = excluded.kind, state = excluded.state, state_since = excluded.state_since,
+         snapshot = excluded.snapshot, deleted_at = excluded.deleted_at`,
+      [column('uid'), last.map((w) => w.cluster ?? ''), column('namespace'), column('name'), column('project'), column('owner'), column('kind'), column('state'), column('stateSince'), column('snapshot'), column('deletedAt')],
+    );
+  }
+
+  async adoptUnnamedCluster(name: string): Promise<number> {
+    const prefix = `${name}/`;
+    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
+    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
+    if (!(await this.db.rows("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1")).length) return 0;
+    return this.db.tx(async (client) => {
+      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
+      const moved = await client.query(
+        `UPDATE workloads w SET uid = $1 || w.uid, cluster = $2, snapshot = (w.snapshot::jsonb || jsonb_build_object('cluster', $2::text))::text
+         WHERE w.cluster = '' AND NOT EXISTS (SELECT 1 FROM workloads t WHERE t.uid = $1 || w.uid)`,
+        [prefix, name],
+      );
+      await client.query("DELETE FROM workloads WHERE cluster = ''");
+      for (const head of ['wl:', 'burst:wl:']) {
+        const rest = `substr(l.key, ${head.length + 1})`;
+        await client.query(
+          `UPDATE ledger l SET key = $2 || $1 || ${rest}
+           WHERE starts_with(l.key, $2) AND strpos(${rest}, '/') = 0 AND NOT EXISTS (SELECT 1 FROM ledger t WHERE t.key = $2 || $1 || ${rest})`,
+          [prefix, head],
+        );
+      }
+      return moved.rowCount ?? 0;
+    });
+  }
+
+  async presentWorkloadUids(): Promise<string[]> {
+    return (await this.db.rows('SELECT uid FROM workloads WHERE deleted_at IS NULL')).map((r) => r.uid as string);
+  }
+
+  async pruneDeletedWorkloads(before: Date): Promise<number> {
+    return this.db.changes('DELETE FROM workloads WHERE deleted_at IS NOT NULL AND deleted_at < $1', [before.toISOString()]);
+  }
+}
