@@ -17,7 +17,7 @@
  * An owner may hold `:` (its day is read from the end); a reminder key is opaque. The stores
  * never spell a key: they take the prefixes below (retention, adoption) and keyInCluster().
  */
-import { LIFECYCLE_STATES, splitWorkloadId, type LifecycleState } from './model.js';
+import { LIFECYCLE_STATES, splitWorkloadId, workloadId, type LifecycleState } from './model.js';
 
 export const KEY_PREFIX = {
   workload: 'wl:',
@@ -131,7 +131,7 @@ export function workloadOfKey(key: string): string | undefined {
 
 /**
  * The same key about the same workload once the unnamed cluster is named `cluster` (the
- * single-cluster store's adoption, store/adoption.ts); undefined for a key about no workload, or
+ * single-cluster store's adoption, store/adoption-plan.ts); undefined for a key about no workload, or
  * about one already in a named cluster.
  */
 export function keyInCluster(key: string, cluster: string): string | undefined {
@@ -141,7 +141,7 @@ export function keyInCluster(key: string, cluster: string): string | undefined {
     return anchor === undefined ? undefined : burstRewriteKey(anchor);
   }
   if ((parsed?.kind !== 'alert' && parsed?.kind !== 'stuck') || splitWorkloadId(parsed.workload).cluster !== undefined) return undefined;
-  const id = `${cluster}/${parsed.workload}`;
+  const id = workloadId({ cluster, uid: parsed.workload });
   return parsed.kind === 'alert' ? alertKey(id, parsed.state) : stuckKey(id, parsed.state);
 }
 

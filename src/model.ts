@@ -101,7 +101,12 @@ export interface Workload {
  * `clusters:` existed keeps its keys. `/` cannot occur in a Kubernetes uid or a cluster name.
  */
 export function workloadId(workload: { uid: string; cluster?: string }): string {
-  return workload.cluster ? `${workload.cluster}/${workload.uid}` : workload.uid;
+  return workload.cluster ? workloadIdPrefix(workload.cluster) + workload.uid : workload.uid;
+}
+
+/** What workloadId() puts before the uid of a workload in the named cluster `cluster`. */
+export function workloadIdPrefix(cluster: string): string {
+  return `${cluster}/`;
 }
 
 /** workloadId() read back: `cluster/uid` or a bare uid (`/` occurs in neither part). */

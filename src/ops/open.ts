@@ -104,8 +104,9 @@ export async function openStore(config: Config, log: Logger): Promise<Store> {
 
 /**
  * With named clusters, the first one listed takes over what a single-cluster bot kept (its
- * workload rows and the ledger keys about them), so moving a running bot from `cluster:` to
- * `clusters:` repeats no alert and forgets no state. A no-op once done, and without `clusters:`.
+ * workload rows and every key about them: told, queued or folded into a burst), so moving a
+ * running bot from `cluster:` to `clusters:` repeats or loses no alert and forgets no state. A
+ * no-op once done, and without `clusters:`.
  */
 export async function adoptSingleClusterStore(store: Store, config: Config, log: Logger): Promise<void> {
   const first = config.clusters[0]?.name;

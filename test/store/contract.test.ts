@@ -409,6 +409,36 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.getWorkload('gpu-west/u9')).toMatchObject({ cluster: 'gpu-west' });
     });
 
+    it('gives a single-cluster store\'s queue and open bursts to the named cluster with it: each owed alert sent once, under its named key', async () => {
+      for (const uid of ['u1', 'u2', 'u3', 'u4']) await store.putWorkload(workload(uid, { state: 'Failed' }));
+      // Queued on its own, the anchor of an open burst, and folded into that burst's rewrite.
+      await store.enqueue(owner('wl:u1:Failed'), at(0));
+      await store.admitToBurst('user:U1', owner('wl:u2:Failed'), {}, at(0), decide(at(0)));
+      await store.admitToBurst('user:U1', owner('wl:u3:Failed'), { n: 3 }, at(1), decide(at(1)));
+      // Owed under both names (a replica that moved first queued the named one): the named one stays.
+      await store.enqueue(owner('wl:gpu-east/u4:Failed'), at(1));
+      await store.enqueue(owner('wl:u4:Failed'), at(2));
+      const namedFirst = (await store.queuedItem('wl:gpu-east/u4:Failed'))!.id;
+
+      expect(await store.adoptUnnamedCluster('gpu-east')).toBe(4);
+      const queue = await store.dueOutbox(at(10));
+      expect(queue.map((i) => i.key).sort()).toEqual(['burst:wl:gpu-east/u2:Failed', 'wl:gpu-east/u1:Failed', 'wl:gpu-east/u2:Failed', 'wl:gpu-east/u4:Failed']);
+      expect(queue.find((i) => i.kind === 'burst')?.target).toEqual({ type: 'burst', anchorKey: 'wl:gpu-east/u2:Failed' });
+      expect((await store.queuedItem('wl:gpu-east/u4:Failed'))?.id).toBe(namedFirst);
+      expect(await store.burst('wl:u2:Failed')).toBeUndefined();
+      expect(await store.burst('wl:gpu-east/u2:Failed')).toMatchObject({ destination: 'user:U1' });
+      expect(await store.burstEntries('wl:gpu-east/u2:Failed')).toEqual([expect.objectContaining({ key: 'wl:gpu-east/u3:Failed', entry: { n: 3 }, told: false })]);
+      for (const key of ['wl:u1:Failed', 'wl:u2:Failed', 'wl:u3:Failed', 'wl:u4:Failed']) expect(await store.isQueued(key)).toBe(false);
+
+      // The bot now owes each under its named key: nothing is queued or folded a second time.
+      expect(await store.enqueue(owner('wl:gpu-east/u1:Failed'), at(11))).toBe(false);
+      expect(await store.admitToBurst('user:U1', owner('wl:gpu-east/u3:Failed'), {}, at(11), decide(at(11)))).toBeUndefined();
+      const u1 = queue.find((i) => i.key === 'wl:gpu-east/u1:Failed')!;
+      await store.completeOutbox(u1.id, { key: u1.key, recipient: 'U1', sentAt: at(12).toISOString() });
+      expect(await store.enqueue(owner('wl:gpu-east/u1:Failed'), at(13))).toBe(false);
+      expect(await store.outboxDepth()).toBe(3);
+    });
+
     it('reads and writes a slice of workloads at once: all or none, a repeated uid ending as its last entry', async () => {
       await store.putWorkload(workload('a'));
       await store.putWorkloads([

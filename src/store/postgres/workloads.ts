@@ -1,6 +1,7 @@
 /** What the bot last saw of each workload, over PostgreSQL. */
 import type { StoredWorkload } from '../port.js';
 import { rowToWorkload } from '../rows.js';
+import { adoptUnnamedCluster } from './adoption.js';
 import type { PostgresDatabase } from './database.js';
 
 export class PostgresWorkloads {
@@ -59,29 +60,8 @@ export class PostgresWorkloads {
     );
   }
 
-  async adoptUnnamedCluster(name: string): Promise<number> {
-    const prefix = `${name}/`;
-    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
-    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
-    if (!(await this.db.rows("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1")).length) return 0;
-    return this.db.tx(async (client) => {
-      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
-      const moved = await client.query(
-        `UPDATE workloads w SET uid = $1 || w.uid, cluster = $2, snapshot = (w.snapshot::jsonb || jsonb_build_object('cluster', $2::text))::text
-         WHERE w.cluster = '' AND NOT EXISTS (SELECT 1 FROM workloads t WHERE t.uid = $1 || w.uid)`,
-        [prefix, name],
-      );
-      await client.query("DELETE FROM workloads WHERE cluster = ''");
-      for (const head of ['wl:', 'burst:wl:']) {
-        const rest = `substr(l.key, ${head.length + 1})`;
-        await client.query(
-          `UPDATE ledger l SET key = $2 || $1 || ${rest}
-           WHERE starts_with(l.key, $2) AND strpos(${rest}, '/') = 0 AND NOT EXISTS (SELECT 1 FROM ledger t WHERE t.key = $2 || $1 || ${rest})`,
-          [prefix, head],
-        );
-      }
-      return moved.rowCount ?? 0;
-    });
+  adoptUnnamedCluster(name: string): Promise<number> {
+    return adoptUnnamedCluster(this.db, name);
   }
 
   async presentWorkloadUids(): Promise<string[]> {

@@ -2,6 +2,7 @@
 import type { StoredWorkload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import { rowToWorkload } from '../rows.js';
+import { adoptUnnamedCluster } from './adoption.js';
 
 export class SqliteWorkloads {
   constructor(private readonly db: SqliteDatabase) {}
@@ -52,20 +53,7 @@ export class SqliteWorkloads {
   }
 
   adoptUnnamedCluster(name: string): number {
-    const prefix = `${name}/`;
-    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
-    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
-    if (!this.db.prepare("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1").get()) return 0;
-    return this.db.handle.transaction(() => {
-      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
-      const moved = this.db
-        .prepare("UPDATE OR IGNORE workloads SET uid = @prefix || uid, cluster = @name, snapshot = json_set(snapshot, '$.cluster', @name) WHERE cluster = ''")
-        .run({ prefix, name }).changes;
-      this.db.prepare("DELETE FROM workloads WHERE cluster = ''").run();
-      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'wl:' || @prefix || substr(key, 4) WHERE key LIKE 'wl:%' AND instr(substr(key, 4), '/') = 0").run({ prefix });
-      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'burst:wl:' || @prefix || substr(key, 10) WHERE key LIKE 'burst:wl:%' AND instr(substr(key, 10), '/') = 0").run({ prefix });
-      return moved;
-    })();
+    return adoptUnnamedCluster(this.db, name);
   }
 
   presentWorkloadUids(): string[] {
