@@ -12,7 +12,7 @@ import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../mes
 import type { ArchiveResult, StorageProblem } from './archive.js';
 
 export interface ArchiveProblemReporterOptions {
-  store: LedgerStore & OutboxStore;
+  store: Pick<LedgerStore, 'wasSent' | 'ledgerKeys'> & Pick<OutboxStore, 'enqueue' | 'isQueued'>;
   /** slack.opsChannel; without it problems are only logged. */
   opsChannel?: string;
   /** archive.dir, named in the messages. */

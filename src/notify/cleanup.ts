@@ -32,7 +32,7 @@ export function staleWorkloadsByOwner(workloads: StoredWorkload[], now: Date, af
 }
 
 export interface CleanupNudgerOptions {
-  store: WorkloadStore & OutboxStore;
+  store: Pick<WorkloadStore, 'allWorkloads'> & Pick<OutboxStore, 'enqueue'>;
   /** cleanup.after */
   afterMs: number;
   /** cleanup.cron */

@@ -9,11 +9,11 @@
 import type { Logger } from 'pino';
 import { maintenanceKey } from '../keys.js';
 import type { MaintenanceDeps } from '../maintenance/service.js';
-import type { Store } from '../store/port.js';
+import type { OutboxStore } from '../store/port.js';
 import type { OwnerDirectory } from './owners.js';
 
 export interface MaintenanceDeliveryOptions {
-  store: Pick<Store, 'enqueue'>;
+  store: Pick<OutboxStore, 'enqueue'>;
   /** Told that something was queued, so it goes now rather than on the outbox's next poll. */
   queued(): void;
   owners: Pick<OwnerDirectory, 'slackUserFor'>;

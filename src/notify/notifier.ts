@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
-import type { Store } from '../store/port.js';
+import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizeWorkload, type NormalizeOptions } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
@@ -35,7 +35,7 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader' | 'n
 }
 
 export interface NotifierOptions {
-  store: Store;
+  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
   outbox: Outbox;
   enrich: NotifierEnrichOptions;
   log: Logger;

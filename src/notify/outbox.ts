@@ -20,7 +20,7 @@
  */
 import type { Logger } from 'pino';
 import { burstDestinationKey, mutedRecipient, parseBurstDestination } from '../keys.js';
-import type { LedgerEntry, OutboxItem, OutboxTarget, Store, StoredBurstEntry } from '../store/port.js';
+import type { BurstStore, HealthStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget, StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
@@ -53,7 +53,10 @@ export class SlackSendError extends Error {
 }
 
 export interface OutboxOptions {
-  store: Store;
+  store: Pick<LedgerStore, 'ledgerEntry'> &
+    Pick<OutboxStore, 'dueOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
+    Pick<BurstStore, 'burst' | 'burstEntries' | 'completeBurstRewrite' | 'dropBurst' | 'releaseBurst'> &
+    Pick<HealthStore, 'location'>;
   slack: SlackPoster;
   owners: OwnerDirectory;
   /** Channel for a project's workloads whose owner has no Slack user. */

@@ -77,9 +77,6 @@ export abstract class ComposedStore implements Store {
   async dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]> {
     return this.parts.outbox.dueOutbox(now, limit);
   }
-  async allOutbox(): Promise<OutboxItem[]> {
-    return this.parts.outbox.allOutbox();
-  }
   async outboxDepth(): Promise<number> {
     return this.parts.outbox.outboxDepth();
   }
@@ -88,9 +85,6 @@ export abstract class ComposedStore implements Store {
   }
   async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
     return this.parts.outbox.retryOutboxLater(id, nextAttemptAt, reason, wait);
-  }
-  async dropQueued(prefix: string): Promise<number> {
-    return this.parts.outbox.dropQueued(prefix);
   }
   async dropOutbox(id: number): Promise<void> {
     return this.parts.outbox.dropOutbox(id);
@@ -103,9 +97,6 @@ export abstract class ComposedStore implements Store {
   }
 
   // ── bursts ──
-  async openBurst(destination: string, now: Date): Promise<StoredBurst | undefined> {
-    return this.parts.bursts.openBurst(destination, now);
-  }
   async burst(anchorKey: string): Promise<StoredBurst | undefined> {
     return this.parts.bursts.burst(anchorKey);
   }
@@ -130,9 +121,6 @@ export abstract class ComposedStore implements Store {
   async releaseBurst(anchorKey: string, now: Date): Promise<string[]> {
     return this.parts.bursts.releaseBurst(anchorKey, now);
   }
-  async pruneClosedBursts(now: Date): Promise<number> {
-    return this.parts.bursts.pruneClosedBursts(now);
-  }
   async burstRewritesDueNow(now: Date): Promise<void> {
     return this.parts.bursts.burstRewritesDueNow(now);
   }
@@ -144,13 +132,7 @@ export abstract class ComposedStore implements Store {
   async allWorkloads(): Promise<StoredWorkload[]> {
     return this.parts.workloads.allWorkloads();
   }
-  async workloadsOf(owner: string): Promise<StoredWorkload[]> {
-    return this.parts.workloads.workloadsOf(owner);
-  }
 
-  async workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]> {
-    return this.parts.workloads.workloadsNamed(namespace, name, cluster);
-  }
   async putWorkload(w: StoredWorkload): Promise<void> {
     return this.parts.workloads.putWorkload(w);
   }

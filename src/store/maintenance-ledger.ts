@@ -9,7 +9,7 @@ import type { MaintenanceWindow } from '../maintenance/window.js';
 import type { LedgerStore, MaintenanceStore } from './port.js';
 
 export class StoreMaintenanceLedger implements MaintenanceLedger {
-  constructor(private readonly store: LedgerStore & MaintenanceStore) {}
+  constructor(private readonly store: Pick<LedgerStore, 'ledgerKeys' | 'wasSent' | 'recordSent'> & Pick<MaintenanceStore, 'knownWindows' | 'rememberWindow'>) {}
 
   async sentKeys(): Promise<Set<string>> {
     const reminders = new Set<string>();

@@ -164,14 +164,11 @@ export interface OutboxStore {
    * longest due, then queue order.
    */
   dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
-  allOutbox(): Promise<OutboxItem[]>;
   outboxDepth(): Promise<number>;
   /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
   completeOutbox(id: number, entry: LedgerEntry): Promise<void>;
   /** Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited. */
   retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void>;
-  /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
-  dropQueued(prefix: string): Promise<number>;
   dropOutbox(id: number): Promise<void>;
   /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
   replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
@@ -184,8 +181,6 @@ export type BurstAdmitted = { folded: false } | { folded: true; anchorKey: strin
 
 /** Bursts: alerts for one destination grouped into one rewritten message, persisted. */
 export interface BurstStore {
-  /** The burst still open at `now` for a destination, if any. */
-  openBurst(destination: string, now: Date): Promise<StoredBurst | undefined>;
   burst(anchorKey: string): Promise<StoredBurst | undefined>;
   /**
    * In one transaction (and serialised per destination): reads the open burst, asks `decide`
@@ -207,8 +202,6 @@ export interface BurstStore {
   dropBurst(anchorKey: string): Promise<string[]>;
   /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
   releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
-  /** Forgets bursts whose window closed and whose folded alerts were all told. */
-  pruneClosedBursts(now: Date): Promise<number>;
   /** Makes every burst rewrite due now (shutdown, tests). */
   burstRewritesDueNow(now: Date): Promise<void>;
 }
@@ -218,9 +211,6 @@ export interface WorkloadStore {
   getWorkload(uid: string): Promise<StoredWorkload | undefined>;
   /** Workloads not deleted. */
   allWorkloads(): Promise<StoredWorkload[]>;
-  workloadsOf(owner: string): Promise<StoredWorkload[]>;
-  /** Workloads of that namespace and name (deleted ones too, newest state first), in `cluster` only when given ('' : the unnamed one). */
-  workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]>;
   putWorkload(w: StoredWorkload): Promise<void>;
   /**
    * Several at once, as the catch-up after a list decides them (100,000 at start): one read and

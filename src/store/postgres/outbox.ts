@@ -1,6 +1,6 @@
 /** The outbox over PostgreSQL: what is still to be sent, in order, with its retry schedule. */
 import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxWait } from '../port.js';
-import { escapeLike, rowToOutboxItem } from '../rows.js';
+import { rowToOutboxItem } from '../rows.js';
 import type { PostgresDatabase, Queryable } from './database.js';
 import type { PostgresLedger } from './ledger.js';
 
@@ -43,10 +43,6 @@ export class PostgresOutbox {
     return (await this.db.rows('SELECT * FROM outbox WHERE next_attempt_at <= $1 ORDER BY priority, next_attempt_at, id LIMIT $2', [now.toISOString(), limit])).map(rowToOutboxItem);
   }
 
-  async allOutbox(): Promise<OutboxItem[]> {
-    return (await this.db.rows('SELECT * FROM outbox ORDER BY id')).map(rowToOutboxItem);
-  }
-
   async outboxDepth(): Promise<number> {
     return Number((await this.db.rows('SELECT COUNT(*) AS n FROM outbox'))[0].n);
   }
@@ -66,10 +62,6 @@ export class PostgresOutbox {
       wait,
       id,
     ]);
-  }
-
-  async dropQueued(prefix: string): Promise<number> {
-    return this.db.changes("DELETE FROM outbox WHERE key LIKE $1 ESCAPE '\\'", [`${escapeLike(prefix)}%`]);
   }
 
   async dropOutbox(id: number, on: Queryable = this.db.pool): Promise<void> {

@@ -16,17 +16,6 @@ export class PostgresWorkloads {
     return (await this.db.rows('SELECT * FROM workloads WHERE deleted_at IS NULL')).map(rowToWorkload);
   }
 
-  async workloadsOf(owner: string): Promise<StoredWorkload[]> {
-    return (await this.db.rows('SELECT * FROM workloads WHERE owner = $1 AND deleted_at IS NULL ORDER BY state_since DESC', [owner])).map(rowToWorkload);
-  }
-
-  async workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]> {
-    const rows = cluster === undefined
-      ? await this.db.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 ORDER BY cluster, state_since DESC', [namespace, name])
-      : await this.db.rows('SELECT * FROM workloads WHERE namespace = $1 AND name = $2 AND cluster = $3 ORDER BY state_since DESC', [namespace, name, cluster]);
-    return rows.map(rowToWorkload);
-  }
-
   async putWorkload(w: StoredWorkload): Promise<void> {
     await this.db.run(
       `INSERT INTO workloads (uid, cluster, namespace, name, project, owner, kind, state, state_since, snapshot, deleted_at)

@@ -16,19 +16,6 @@ export class SqliteWorkloads {
     return (this.db.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
   }
 
-  workloadsOf(owner: string): StoredWorkload[] {
-    return (
-      this.db.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
-    ).map(rowToWorkload);
-  }
-
-  workloadsNamed(namespace: string, name: string, cluster?: string): StoredWorkload[] {
-    const rows = cluster === undefined
-      ? this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? ORDER BY cluster, state_since DESC').all(namespace, name)
-      : this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? AND cluster = ? ORDER BY state_since DESC').all(namespace, name, cluster);
-    return (rows as Record<string, unknown>[]).map(rowToWorkload);
-  }
-
   putWorkload(w: StoredWorkload): void {
     this.db
       .prepare(
