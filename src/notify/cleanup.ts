@@ -50,10 +50,9 @@ export class CleanupNudger {
 
   constructor(private readonly options: CleanupNudgerOptions) {}
 
-  /** Schedules the nudges; throws when cleanup.cron is not a cron expression. */
+  /** Schedules the nudges. cleanup.cron was validated with the config (src/config.ts), the one place that names its key. */
   start(): void {
     const { cron: expression, timezone, log } = this.options;
-    if (!cron.validate(expression)) throw new Error(`cleanup.cron: "${expression}" is not a cron expression (e.g. "0 9 * * 1", Mondays at 09:00)`);
     this.task = cron.schedule(
       expression,
       async () => {
