@@ -30,6 +30,22 @@ export function halfOf(name: string): Half {
   return n / 2 ** 32 < DEV_SHARE ? 'dev' : 'held-out';
 }
 
+/** Share of the blind set (test/fixtures/logs/blind) held out; the rest is for tuning. */
+export const BLIND_HELD_OUT_SHARE = 0.7;
+
+/** Salted so the blind split is independent of the real corpus's split by the same names. */
+const BLIND_SALT = 'runai-slack-bot blind set, issue 24: ';
+
+/**
+ * The blind set's split, fixed before its first log was labelled so that nobody chooses
+ * which logs are held out: the first four bytes of SHA-256(salt + file name) as a fraction
+ * of 2^32, held out below BLIND_HELD_OUT_SHARE.
+ */
+export function blindSplitOf(name: string): Half {
+  const n = createHash('sha256').update(BLIND_SALT + name).digest().readUInt32BE(0);
+  return n / 2 ** 32 < BLIND_HELD_OUT_SHARE ? 'held-out' : 'dev';
+}
+
 export interface Scored {
   name: string;
   half: Half;
