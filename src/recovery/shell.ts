@@ -15,8 +15,8 @@
 
 /** Longest script read; the rest is dropped and the script marked cut. */
 export const MAX_SCRIPT_CHARS = 64 * 1024;
-/** Most tokens read from one script. */
-export const MAX_TOKENS = 16_384;
+/** Most tokens read from one script: a Megatron-LM launch script has about 600. */
+export const MAX_TOKENS = 4096;
 /** Deepest nesting of `( … )` and `{ …; }` followed; deeper groups are read flat. */
 const MAX_GROUP_DEPTH = 32;
 
@@ -81,6 +81,9 @@ export interface Script {
 
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r';
 const isOperatorChar = (c: string): boolean => c === '|' || c === '&' || c === ';' || c === '(' || c === ')' || c === '<' || c === '>' || c === '\n';
+/** A run of characters with no meaning to the shell, read in one step (sticky); in words mode operators are ordinary characters. */
+const PLAIN_RUN = /[^\s'"\\$`|&;()<>]+/y;
+const PLAIN_WORD_RUN = /[^\s'"\\$`]+/y;
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
@@ -246,8 +249,11 @@ class Lexer {
       } else if (c === '$' || c === '`') {
         expands = this.expansion(c, (piece) => (text += piece)) || expands;
       } else {
-        text += c;
-        this.pos++;
+        const plain = this.operators ? PLAIN_RUN : PLAIN_WORD_RUN;
+        plain.lastIndex = this.pos;
+        const end = plain.exec(s) ? plain.lastIndex : this.pos + 1;
+        text += s.slice(this.pos, end);
+        this.pos = end;
       }
     }
     return { text, raw: s.slice(start, Math.min(this.pos, s.length)), quoted, expands };
