@@ -185,7 +185,7 @@ export async function addRedosFigures(bytes: number, report: Report): Promise<vo
     value: recovery.worstMsPerMb,
     unit: 'ms/MB',
     target: { op: '<=', value: 100 },
-    note: `worst of ${inputs} pathological inputs as a bash -c command line (submission, log advice, diff; cut at 64 KB) and as a log tail (checkpoint scan): ${recovery.worst}`,
+    note: `worst of ${inputs} pathological inputs as a bash -c command line (submission, log advice, diff; cut at 16 KB) and as a log tail (checkpoint scan): ${recovery.worst}`,
   });
 }
 

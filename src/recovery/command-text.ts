@@ -13,8 +13,12 @@ import { cleanLine, cutForScan } from '../triage/escape.js';
 import { KeyBlockState, MAX_REDACT_LINE_CHARS, pieces } from '../triage/redact.js';
 import { splitWords } from './shell.js';
 
-/** Longest command text kept (a script or the whole argv). */
-export const MAX_COMMAND_CHARS = 64 * 1024;
+/**
+ * Longest command text kept (a workload's command and arguments together, or its whole argv):
+ * a Submission is stored for every failed or stopped workload for days, and a Megatron-LM
+ * launch line is under 10 KiB.
+ */
+export const MAX_COMMAND_CHARS = 16 * 1024;
 /** Most argv elements kept. */
 export const MAX_ARGS = 512;
 

@@ -349,15 +349,19 @@ export function submissionOf(obj: unknown, pods: readonly unknown[] = []): Submi
   const fromPod = own ?? podSpecFacts(at(mainPod(pods), 'spec'));
   let cut = false;
 
-  const command = scalar(specValue(spec, 'command')) ?? scalar(o.command);
-  const args = scalar(specValue(spec, 'arguments')) ?? scalar(specValue(spec, 'args')) ?? scalar(o.arguments);
+  const rawCommand = scalar(specValue(spec, 'command')) ?? scalar(o.command);
+  const rawArgs = scalar(specValue(spec, 'arguments')) ?? scalar(specValue(spec, 'args')) ?? scalar(o.arguments);
+  // Command and arguments share one budget, cut (at a word) and redacted before anything reads them.
+  const command = rawCommand === undefined ? undefined : safeCommandText(rawCommand, MAX_COMMAND_CHARS);
+  const args = rawArgs === undefined ? undefined : safeCommandText(rawArgs, Math.max(1, MAX_COMMAND_CHARS - (command?.length ?? 0)));
+  if ((rawCommand?.length ?? 0) + (rawArgs?.length ?? 0) > MAX_COMMAND_CHARS) cut = true;
   let argv: string[] = [];
   let argvFrom: Submission['argvFrom'] = 'none';
   if (command !== undefined || args !== undefined) {
     // Redacted as written, then split: a rule may need several words of the line.
     for (const text of [command, args]) {
       if (text === undefined) continue;
-      const words = splitWords(safeCommandText(text, MAX_COMMAND_CHARS));
+      const words = splitWords(text);
       cut ||= words.cut;
       argv.push(...words.words.map((w) => w.text));
     }
@@ -389,8 +393,8 @@ export function submissionOf(obj: unknown, pods: readonly unknown[] = []): Submi
     kind: short(o.kind) ?? 'Workload',
     ...(distribution && { distribution }),
     ...(imageText && { image: parseImage(imageText) }),
-    ...(command !== undefined && { command: safeCommandText(command, MAX_COMMAND_CHARS) }),
-    ...(args !== undefined && { arguments: safeCommandText(args, MAX_COMMAND_CHARS) }),
+    ...(command !== undefined && { command }),
+    ...(args !== undefined && { arguments: args }),
     argv: argv.slice(0, MAX_ARGS),
     argvFrom,
     ...(workingDir && { workingDir }),
@@ -400,6 +404,6 @@ export function submissionOf(obj: unknown, pods: readonly unknown[] = []): Submi
     ...(memory && { memory }),
     nodePools: pools.length ? pools : fromPod?.nodePool ? [short(fromPod.nodePool) as string] : [],
   };
-  if (cut || (command?.length ?? 0) > MAX_COMMAND_CHARS || (args?.length ?? 0) > MAX_COMMAND_CHARS) submission.cut = true;
+  if (cut) submission.cut = true;
   return submission;
 }
