@@ -10,6 +10,7 @@ const PURE = [
   '^src/lifecycle/',
   '^src/triage/',
   '^src/messages/',
+  '^src/recovery/',
   '^src/cluster/normalize\\.ts$',
   '^src/maintenance/(plan|window|expand|series|span|timezones|parse|feed-text|skip-ahead)\\.ts$',
 ];
