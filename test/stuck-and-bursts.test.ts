@@ -101,7 +101,8 @@ describe('stuck workloads and bursts', () => {
     const update = await eventually(
       () => slack.callsTo('chat.update').find((c) => String(c.body.text).startsWith('60 of your workloads')),
       'the grouped rewrite listing all 60',
-      15_000,
+      // 60 enrichments (pods, events, a log each): seconds alone, more under a full parallel suite.
+      30_000,
     );
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     const grouped = JSON.stringify(update.body.blocks);
