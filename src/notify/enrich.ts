@@ -54,13 +54,15 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   }
 
   const candidates = failureCandidates(workload.pods).slice(0, options.maxCandidates ?? 3);
-  const events = await withTimeout(
+  // Read while the logs are: one round trip less before the alert (the events are a few small lists).
+  const eventsRead = withTimeout(
     (signal) => options.reader.eventsFor(workload.namespace, eventSubjects(workload), signal),
     timeoutMs,
     'reading events',
   ).catch(() => [] as KubeEvent[]);
 
   if (!candidates.length) {
+    const events = await eventsRead;
     if (!problem && base.state === 'Failed') problem = workload.pods.length ? 'no container reported a failure' : 'the workload has no pods left to read logs from';
     const triage = base.state === 'Failed' ? triageText('', { events }) : undefined;
     return { workload, events, triage, logProblem: problem };
@@ -69,11 +71,11 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   const results: Array<{ candidate: Candidate; triage: TriageResult }> = [];
   for (const candidate of candidates) {
     const source = { pod: candidate.pod.name, container: candidate.container.name, rank: rankLabel(candidate.pod) };
-    const hints = {
+    const hints = async () => ({
       exitCode: candidate.termination?.exitCode,
       reason: candidate.termination?.reason ?? candidate.pod.reason,
-      events: events.filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
-    };
+      events: (await eventsRead).filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
+    });
     try {
       const log = await withTimeout(
         (signal) => options.reader.readLog({
@@ -87,10 +89,10 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
         timeoutMs,
         'reading the log',
       );
-      results.push({ candidate, triage: triageText(log, hints, source) });
+      results.push({ candidate, triage: triageText(log, await hints(), source) });
     } catch (err) {
       problem = `could not read the log of ${candidate.pod.name}/${candidate.container.name}: ${describeKubeError(err)}`;
-      results.push({ candidate, triage: triageText('', hints, source) });
+      results.push({ candidate, triage: triageText('', await hints(), source) });
     }
   }
   const chosen = triageSources(results.map((r) => r.triage));
@@ -98,7 +100,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   const { pod, container, termination, previous } = picked.candidate;
   return {
     workload,
-    events,
+    events: await eventsRead,
     triage: chosen,
     logProblem: problem,
     site: { pod: pod.name, container: container.name, rank: rankLabel(pod), node: pod.node, termination, previous },
