@@ -7,8 +7,8 @@
  * Protocol, limits and traps: as Slack documents them (Web API, Socket Mode, rate tiers).
  * Deliberate differences from real Slack: blocks without a `text` fallback are refused
  * (`missing_text_fallback`), where Slack only warns; message text over 40,000 characters is
- * refused (`msg_too_long`), where Slack truncates; the bot may post to any known channel
- * without joining it.
+ * refused (`msg_too_long`), where Slack truncates. As in Slack, the bot posts only where it is
+ * a member (`inviteBot` is a person's `/invite`), or to public channels with chat:write.public.
  */
 import { EventEmitter, once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -139,6 +139,11 @@ export class SlackSimulator {
 
   addUserGroup(id: string, members: string[]): void {
     this.workspace.addUserGroup(id, members);
+  }
+
+  /** Someone types `/invite @bot` in the channel: the bot may post there from now on. */
+  inviteBot(channelId: string): void {
+    this.workspace.join(channelId, this.team.botUserId);
   }
 
   setScopes(scopes: string[]): void {
@@ -379,6 +384,7 @@ export class SlackSimulator {
       now: this.now(),
       appId: this.team.appId,
       botId: this.botId,
+      scopes: this.scopes,
       openSocketUrl: () => this.link.issueUrl(this.url),
     });
     return answer(body, scopeHeader);
