@@ -44,14 +44,15 @@ export async function slackSocketModeOpen(appToken: string, apiUrl: string | und
   }
 }
 
-/** conversations.info for each channel, in the terms access decisions use. */
+/** conversations.info for each channel: what access decisions use, its name and whether the bot is in it. */
 export async function slackChannelFacts(botToken: string, apiUrl: string | undefined, channels: readonly string[]): Promise<Map<string, ChannelAnswer>> {
   const client = slackClient(botToken, apiUrl);
   const answers = new Map<string, ChannelAnswer>();
   for (const channel of new Set(channels)) {
     try {
       const result = await client.conversations.info({ channel });
-      answers.set(channel, result.channel ? { facts: channelFacts(result.channel) } : { error: 'no channel in the answer' });
+      const found = result.channel;
+      answers.set(channel, found ? { facts: channelFacts(found), name: found.name, isMember: found.is_member === true } : { error: 'no channel in the answer' });
     } catch (err) {
       answers.set(channel, { error: slackError(err) });
     }

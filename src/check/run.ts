@@ -9,6 +9,7 @@ import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster
 import { haLease, leaseCluster, slackSecretProblems, type Config, type ResolvedCluster } from '../config.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { channelRows } from './channels.js';
+import { invitationRows, postingChannels } from './invitations.js';
 import { maintenanceRow } from './maintenance.js';
 import { leasePermissions, permissionRow, requiredPermissions } from './permissions.js';
 import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackChannelFacts, slackSocketModeOpen } from './probes.js';
@@ -39,8 +40,11 @@ async function slackRows(config: Config): Promise<CheckRow[]> {
     if (auth.ok) {
       rows.push(pass('Slack bot token', `valid: workspace ${auth.team ?? '?'}, bot user @${auth.user ?? '?'}`));
       rows.push(...scopeRows(auth.scopes, REQUIRED_BOT_SCOPES));
-      const channels = Object.values(config.projects).flatMap((p) => (p.channel ? [p.channel] : []));
-      if (channels.length) rows.push(...channelRows(config.projects, await slackChannelFacts(slackBotToken, slackApiUrl, channels)));
+      // Every channel the bot posts to includes every project channel, so one question each serves both checks.
+      const channels = postingChannels(config);
+      const answers = await slackChannelFacts(slackBotToken, slackApiUrl, [...channels.keys()]);
+      rows.push(...channelRows(config.projects, answers));
+      rows.push(...invitationRows(channels, answers, { botName: auth.user ?? 'Run:ai Bot', postsToPublicChannels: auth.scopes?.includes('chat:write.public') ?? false }));
     } else {
       rows.push(fail('Slack bot token', `auth.test failed (${auth.error}): put the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in SLACK_BOT_TOKEN; install the app to the workspace first`));
     }
