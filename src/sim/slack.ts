@@ -354,7 +354,7 @@ export class SlackSimulator {
   private answerApi(method: string, req: IncomingMessage, raw: string, res: ServerResponse): void {
     const parsed = parseApiArgs(raw, req.headers['content-type'], req.headers.authorization);
     const args = 'args' in parsed ? parsed.args : {};
-    const { status, headers, body } = this.decideApi(method, parsed, args);
+    const { status, headers, body } = this.decideApi(method, parsed, args, req.headers.host);
     const call: RecordedCall = { method, body: args, token: parsed.token, at: this.now(), status, response: body };
     this.calls.push(call);
     this.recorded.emit('call');
@@ -362,7 +362,7 @@ export class SlackSimulator {
     send(res, status, body, headers);
   }
 
-  private decideApi(method: string, parsed: ReturnType<typeof parseApiArgs>, args: Json): { status: number; headers: Record<string, string>; body: Json | string } {
+  private decideApi(method: string, parsed: ReturnType<typeof parseApiArgs>, args: Json, host: string | undefined): { status: number; headers: Record<string, string>; body: Json | string } {
     const outage = this.faults.outage();
     if (outage) return outage;
     const spec = METHODS[method];
@@ -385,7 +385,9 @@ export class SlackSimulator {
       appId: this.team.appId,
       botId: this.botId,
       scopes: this.scopes,
-      openSocketUrl: () => this.link.issueUrl(this.url),
+      // On the host the app reached the API by (as real Slack's wss URL is on a Slack host name),
+      // so an app that reaches Slack by name, through a proxy, is handed a socket URL by name too.
+      openSocketUrl: () => this.link.issueUrl(host ? `http://${host}` : this.url),
     });
     return answer(body, scopeHeader);
   }
