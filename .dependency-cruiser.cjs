@@ -6,6 +6,7 @@
 /** Modules that take values and return values: no clock, network, disk or process. */
 const PURE = [
   '^src/model\\.ts$',
+  '^src/keys\\.ts$',
   '^src/lifecycle/',
   '^src/triage/',
   '^src/messages/',
