@@ -24,7 +24,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { backoffDelay, type Backoff } from '../lib/backoff.js';
+import { withTimeout } from '../lib/timeout.js';
 import { describeKubeError, type WorkloadKindRef } from './kinds.js';
+import { withSignal } from './request-signal.js';
 
 export interface WorkloadEventHandler {
   upsert(raw: unknown, kind: WorkloadKindRef): void;
@@ -64,6 +66,8 @@ export interface WatchTimings {
   timeoutGraceMs: number;
   /** Once the server has been seen sending bookmarks: silence longer than this counts as dead. */
   bookmarkSilenceMs: number;
+  /** Each page of a list must be answered within this, or the list fails and is tried again. */
+  listPageTimeoutMs: number;
 }
 
 export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
@@ -74,6 +78,9 @@ export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
   // still alive; a bookmark missed outright and half a minute more is not. Cutting a healthy
   // watch costs one watch request resuming from its resourceVersion, never a list.
   bookmarkSilenceMs: 90_000,
+  // The API server ends a plain request after 60 s (--request-timeout): a page not answered by
+  // then, and a little more, is not coming. The watch waits for the list, so it must not hang.
+  listPageTimeoutMs: 70_000,
 };
 
 /**
@@ -259,22 +266,14 @@ class Reflector {
     let listVersion: string | undefined;
     do {
       this.stats.requests++;
-      const page = (await (this.namespace
-        ? this.api.listNamespacedCustomObject({
-            group: this.kind.group,
-            version: this.kind.version,
-            namespace: this.namespace,
-            plural: this.kind.plural,
-            limit: this.options.pageSize ?? 500,
-            _continue: continueToken,
-          })
-        : this.api.listClusterCustomObject({
-            group: this.kind.group,
-            version: this.kind.version,
-            plural: this.kind.plural,
-            limit: this.options.pageSize ?? 500,
-            _continue: continueToken,
-          }))) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
+      const params = { group: this.kind.group, version: this.kind.version, plural: this.kind.plural, limit: this.options.pageSize ?? 500, _continue: continueToken };
+      const page = (await withTimeout(
+        (signal) => (this.namespace
+          ? this.api.listNamespacedCustomObject({ ...params, namespace: this.namespace }, withSignal(signal))
+          : this.api.listClusterCustomObject(params, withSignal(signal))),
+        this.timings.listPageTimeoutMs,
+        `listing ${this.kind.plural}`,
+      )) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
       const items = page.items ?? [];
       // A 100k relist must not hold the loop for seconds: Slack, probes and the watch of other
       // kinds get a turn every `slice` objects, and each slice is one batch for the handler.

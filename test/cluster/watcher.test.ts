@@ -6,7 +6,7 @@
  */
 import { loadKubeConfig } from '../../src/app.js';
 import { discoverWorkloadKinds, type WorkloadKindRef } from '../../src/cluster/kinds.js';
-import { silenceLimitMs, WorkloadWatcher, type WorkloadEventHandler } from '../../src/cluster/watcher.js';
+import { silenceLimitMs, WorkloadWatcher, type WatchTimings, type WorkloadEventHandler } from '../../src/cluster/watcher.js';
 import { startFakeKube, type FakeKube, type FakeKubeOptions } from '../../src/sim/kube-apiserver.js';
 import { eventually, tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
@@ -254,7 +254,7 @@ describe('the watchdog of a silent watch', () => {
   });
 
   /** A watcher reaching the server through a relay, with watch timings short enough for a test. */
-  async function start(server: FakeKubeOptions, timings: { watchTimeoutSeconds: [number, number]; timeoutGraceMs: number; bookmarkSilenceMs: number }) {
+  async function start(server: FakeKubeOptions, timings: Partial<WatchTimings>, more: { relistMs?: number } = {}) {
     kube = await startFakeKube(server);
     kube.apply(workloadCr({ name: 'job-0', project: 'a', owner: 'alice' }));
     link = await startTcpCut(Number(new URL(kube.url).port));
@@ -264,10 +264,10 @@ describe('the watchdog of a silent watch', () => {
     const kinds = await discoverWorkloadKinds(kubeConfig);
     const captured = captureLog();
     const rec = new Recorder();
-    watcher = new WorkloadWatcher({ kubeConfig, kinds, namespaces: [], mode: 'watch', pollIntervalMs: 5000, resyncMs: 3_600_000, handler: rec, log: captured.log, timings });
+    watcher = new WorkloadWatcher({ kubeConfig, kinds, namespaces: [], mode: 'watch', pollIntervalMs: 5000, resyncMs: 3_600_000, handler: rec, log: captured.log, timings, ...more });
     await watcher.start();
     const bookmarked = () => captured.entries.filter((e) => e.msg === 'the server sends watch bookmarks: a watch silent for longer is cut').length;
-    return { w: watcher, rec, kinds, bookmarked };
+    return { w: watcher, rec, kinds, bookmarked, captured };
   }
 
   it('cuts a watch that delivers nothing (no event, no bookmark) and watches again from where it was, without a list', async () => {
@@ -297,6 +297,16 @@ describe('the watchdog of a silent watch', () => {
     await eventually(() => rec.phases.get(`${ns('a')}/job-0`) === 'Failed', 'the change once the link is back', 15_000);
     // Nothing is left hanging on the relay: one connection per watch.
     await eventually(() => link.connections === kinds.length, 'the stalled connections closed');
+  });
+
+  it('gives up a list page that never comes and lists again, so a relist through a dead link does not pause the watch for good', async () => {
+    const { w, rec } = await start({ bookmarkIntervalMs: 100 }, { watchTimeoutSeconds: [60, 61], timeoutGraceMs: 1000, bookmarkSilenceMs: 500, listPageTimeoutMs: 300 }, { relistMs: 500 });
+    link.stall();
+    await eventually(() => w.stats.lastError?.includes('did not answer within 300 ms while listing'), 'a list page given up', 10_000);
+    link.restore();
+    kube.setPhase('TrainingWorkload', ns('a'), 'job-0', 'Failed');
+    await eventually(() => rec.phases.get(`${ns('a')}/job-0`) === 'Failed', 'the change once the link is back', 15_000);
+    expect(w.stats.errors).toBeGreaterThanOrEqual(1);
   });
 
   it('never cuts a healthy quiet watch: one that hears bookmarks, and one from a server that sends none', async () => {
