@@ -61,6 +61,12 @@ describe('config', () => {
     expect(text).toMatch(/^typo: unknown key/m);
   });
 
+  it('refuses a schedule that is not a cron expression, naming its key', () => {
+    const text = problemsOf(() => parseConfig({ cleanup: { cron: 'every monday' }, maintenance: { feed: 'x.ics', channel: 'C0MAINT', refreshCron: '61 * * * *' } })).join('\n');
+    expect(text).toMatch(/^cleanup\.cron: "every monday" is not a cron expression/m);
+    expect(text).toMatch(/^maintenance\.refreshCron: "61 \* \* \* \*" is not a cron expression/m);
+  });
+
   it('requires a maintenance channel and a real time zone when a feed is configured', () => {
     const text = problemsOf(() => parseConfig({ maintenance: { feed: 'x.ics', timezone: 'Mars/Olympus' } })).join('\n');
     expect(text).toContain('maintenance.channel: required');
