@@ -81,6 +81,7 @@ const clusterEntrySchema = z.strictObject({
   namespaces: z.array(z.string().min(1)).optional(),
   lookbackHours: z.number().min(0).max(24 * 30).optional(),
   resyncMinutes: z.number().min(1).max(24 * 60).optional(),
+  relistMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
   uiUrl: z.url().optional(),
 });
 
@@ -119,8 +120,10 @@ const fileSchema = z.strictObject({
       pollIntervalSeconds: z.number().int().min(5).max(3600).default(30),
       namespaces: z.array(z.string().min(1)).default([]),
       lookbackHours: z.number().min(0).max(24 * 30).default(24),
-      /** Re-list everything this often even in watch mode, to converge on missed events. */
+      /** Watch mode: replay the cache through the decision this often (no request to the cluster), so a decision that failed converges; namespace labels are re-read as often. */
       resyncMinutes: z.number().min(1).max(24 * 60).default(30),
+      /** Watch mode: a full list this often besides the one at start and after 410 Gone; unset: never. */
+      relistMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
     })
     .default({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24, resyncMinutes: 30 }),
   /** Several clusters served by one bot (one Slack app has one /runai and one Home tab); unset: the one cluster of `cluster:`. */
@@ -229,6 +232,7 @@ export interface ResolvedCluster {
   namespaces: string[];
   lookbackHours: number;
   resyncMinutes: number;
+  relistMinutes?: number;
   uiUrl?: string;
 }
 
@@ -291,6 +295,7 @@ function resolveClusters(file: FileConfig): ResolvedCluster[] {
     namespaces: entry.namespaces ?? defaults.namespaces,
     lookbackHours: entry.lookbackHours ?? defaults.lookbackHours,
     resyncMinutes: entry.resyncMinutes ?? defaults.resyncMinutes,
+    relistMinutes: entry.relistMinutes ?? defaults.relistMinutes,
     uiUrl: entry.uiUrl ?? defaults.uiUrl,
   }));
 }

@@ -12,6 +12,7 @@ import { LeaseElector, leaseIdentity } from './cluster/lease.js';
 import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import { ClusterWatch } from './cluster/cluster-watch.js';
+import type { WatcherOverrides } from './cluster/watcher.js';
 import { Late } from './lib/late.js';
 import { fetchThrough, proxyDispatcher } from './lib/proxy.js';
 import { FeedFetcher } from './maintenance/feed.js';
@@ -52,6 +53,8 @@ export interface PartsOptions {
   /** One per entry of config.clusters, in that order (ops/open.ts loadClusterKubeConfigs). */
   kubeConfigs: KubeConfig[];
   announce?(line: string): void;
+  /** Tests: shorter watch schedules (BotOptions.watcher). */
+  watcher?: WatcherOverrides;
 }
 
 export interface Parts {
@@ -86,7 +89,7 @@ export interface RunState {
   stopping: boolean;
 }
 
-export function buildParts({ config, log, now, store, kubeConfigs, announce }: PartsOptions): Parts {
+export function buildParts({ config, log, now, store, kubeConfigs, announce, watcher }: PartsOptions): Parts {
   const run: RunState = { stopping: false };
   const metrics = new Metrics({ defaultMetrics: true });
   // Per cluster: its own reader and namespace labels (which stamp its name on every workload).
@@ -263,6 +266,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
         handler: reconciler.forCluster(cluster.name, { normalize: namespaces.normalize, lookbackMs: cluster.lookbackHours * 3_600_000 }),
         onSynced: () => reconciler.markSynced(cluster.name),
         log: clusterLog,
+        watcher,
       }),
   );
 
@@ -291,6 +295,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       outboxDepth: () => store.outboxDepth(),
       kubeRequests: () => clusters.map((c) => [c.name, c.requests]),
       watchRestarts: () => clusters.map((c) => [c.name, c.stats.watchRestarts]),
+      watchStalls: () => clusters.map((c) => [c.name, c.stats.watchStalls]),
       kubeErrors: () => clusters.map((c) => [c.name, c.stats.errors]),
       workloads: () => workloadsPerCluster(reconciler, clusters),
     },
