@@ -117,5 +117,5 @@ describe('stuck workloads and bursts', () => {
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(slack.callsTo('chat.update').filter((c) => String(c.body.text).startsWith('60 of your workloads'))).toHaveLength(1);
     expect(slack.messagesTo('C0OPS')).toHaveLength(1);
-  });
+  }, 90_000);
 });
