@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { stripAnsi } from './escape.js';
+import { lastRedraw, stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
@@ -118,14 +118,9 @@ function cutSegment(s: string): string {
   return `${dropTrailingWord(s.slice(0, MAX_SEGMENT_CHARS))}…`;
 }
 
-/** What a terminal would show of a line: the last piece after carriage returns (tqdm). */
+/** What a terminal would show of a line (its last redraw after carriage returns), cut. */
 function displayOf(raw: string): string {
-  let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  if (s.includes('\r')) {
-    const pieces = s.split('\r');
-    s = pieces.reverse().find((p) => p.trim() !== '') ?? '';
-  }
-  return cutSegment(s);
+  return cutSegment(lastRedraw(raw));
 }
 
 export class FirstErrorScanner {
