@@ -1,4 +1,7 @@
-import type { Category } from './types.js';
+import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
+import type { Category, EvidenceKind } from './types.js';
+
+export { TIER } from './precedence.js';
 
 /**
  * Log signatures: how a line of a GPU training log is told apart as noise, a secondary error
@@ -16,6 +19,8 @@ export interface Signature {
   beforeCascades?: boolean;
   /** Counts less than its table's tier: the launcher's generic echo of a failure. */
   tier?: number;
+  /** A finer kind than the category, where the precedence (precedence.ts) needs one. */
+  kind?: EvidenceKind;
 }
 
 /**
@@ -157,9 +162,10 @@ export const ERRORS: readonly Signature[] = [
   { category: 'scheduling', summary: 'No node has the requested resources, or the project is over quota', pattern: /FailedScheduling|\d+\/\d+ nodes are available|Insufficient (?:nvidia\.com\/gpu|cpu|memory|ephemeral-storage|pods)|exceeded quota|over quota|\bUnschedulable\b|untolerated taint|didn't match Pod's node (?:affinity|selector)|NonPreemptibleOverQuota|not enough (?:GPUs?|resources)/i },
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
+  { category: 'host-oom', kind: 'shared-memory', summary: 'The container ran out of shared memory (/dev/shm)', pattern: /insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm/i },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
-  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|running low on memory|killed due to memory pressure|RayOutOfMemoryError|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
@@ -189,30 +195,57 @@ export const MENTION = /error|fail|fatal|exception|abort|panic|killed|denied/i;
 export const TRACEBACK_HEADER = /^Traceback \(most recent call last\):?/;
 /** Python's chain markers: the exception printed before them is the root cause. */
 export const CHAIN_MARKER = /^(?:During handling of the above exception|The above exception was the direct cause)/;
+/** Java's cause of the exception printed above it; the root cause is the last. */
+export const CAUSED_BY = /^\s*Caused by:\s*/;
+/** A Java exception line: a dotted class name, optionally after `Exception in thread "main"`. */
+export const JAVA_EXCEPTION = /^(?:Exception in thread "[^"]{0,200}" )?(?:[a-z_$][\w$]*\.){1,20}[A-Z][\w$]*(?:Exception|Error|OOM|Throwable)\b/;
 /** Said right after a caught error when the program tries again: that error did not end the run. */
 export const RETRY_NOTICE = /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)|trying again|resum(?:e|ing) (?:the )?download/i;
-
-/** How much a kind of line counts (the TriageResult `strength`). */
-export const TIER = { recognised: 3, exception: 2, secondary: 1, mention: 0 } as const;
 
 export interface Classification {
   tier: number;
   category: Category;
   summary: string;
   transient?: boolean;
+  kind?: EvidenceKind;
 }
 
 const UNRECOGNISED_EXCEPTION = 'An application error that is not one of the known kinds';
 
 function fromSignature(sig: Signature, tier: number): Classification {
-  return { tier: sig.tier ?? tier, category: sig.category, summary: sig.summary, ...(sig.transient !== undefined && { transient: sig.transient }) };
+  return {
+    tier: sig.tier ?? tier,
+    category: sig.category,
+    summary: sig.summary,
+    ...(sig.transient !== undefined && { transient: sig.transient }),
+    ...(sig.kind !== undefined && { kind: sig.kind }),
+  };
+}
+
+/**
+ * Per category a line may first be taken for, the recognised errors that outrank it within
+ * the same line (precedence.ts), in the precedence's order: a watchdog's timeout that quotes a
+ * CUDA error is that CUDA error, NCCL's warning about /dev/shm is shared memory.
+ */
+const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(
+  [...new Set([...CASCADES, ...ERRORS].map((s) => s.category))].map((reported) => {
+    const rows = WITHIN_LINE_ROWS.filter((row) => rowOverrules(row, reported));
+    const sigs = rows.flatMap((row) => ERRORS.filter((sig) => sig.category !== reported && rowTakes(row, { category: sig.category, kind: sig.kind, recognised: true })));
+    return [reported, [...new Set(sigs)]];
+  }),
+);
+
+/** The first match of a line, or what outranks it on the same line. */
+function withinLine(first: Signature, tier: number, text: string): Classification {
+  for (const sig of OUTRANKING.get(first.category) ?? []) if (sig !== first && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  return fromSignature(first, tier);
 }
 
 /** Recognised or secondary signature of a line, before any generic rule. */
 function matchSignature(text: string): Classification | null {
-  for (const sig of ERRORS) if (sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
-  for (const sig of CASCADES) if (sig.pattern.test(text)) return fromSignature(sig, TIER.secondary);
-  for (const sig of ERRORS) if (!sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  for (const sig of ERRORS) if (sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text);
+  for (const sig of CASCADES) if (sig.pattern.test(text)) return withinLine(sig, TIER.secondary, text);
+  for (const sig of ERRORS) if (!sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text);
   return null;
 }
 

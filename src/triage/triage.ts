@@ -25,7 +25,7 @@ function nonEmptySource(source: LogSource): LogSource | undefined {
 
 function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
   const { best, byteMode } = scan;
-  const decision = decideCategory(best?.classification ?? null, hints);
+  const decision = decideCategory(best?.classification ?? null, scan.evidence, hints);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
   let firstError: TriageResult['firstError'] = null;
   if (best) {
@@ -49,6 +49,8 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     snippet: forCodeBlock(tail.join('\n'), SNIPPET_MAX_CHARS),
     summary: decision.summary,
     decidedBy: decision.decidedBy,
+    evidence: decision.evidence,
+    recognised: decision.recognised,
     strength: decision.strength,
     tail,
     lineCount: scan.lineCount,
