@@ -1,5 +1,6 @@
 import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
 import type { Category, EvidenceKind } from './types.js';
+import { VOCABULARY_ENTRIES } from './vocabulary.js';
 
 export { TIER } from './precedence.js';
 
@@ -40,6 +41,10 @@ const PREFILTER_ANCHORS = [
   // check, C++ aborts, diverged training, Triton's model table, gated Hugging Face repos.
   'exhausted', 'kv cache', 'pure virtual', 'unexpected result', 'unavailable:', 'gated repo', 'divisible by',
   'too old', 'low on resource', 'non-zero', 'unauthorized', 'does not have',
+  // Failures in the vocabulary (vocabulary.ts) whose words are none of the above: the kubelet's
+  // pull back-off, Ray's lost node, XLA's cuDNN check (a glog E-line), a read-only mount, a
+  // gated Hugging Face model.
+  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -133,8 +138,9 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
  * failed ops, Horovod's shutdown, PyTorch finding the driver too old for its CUDA. The level
  * filter would hide them, so lines like these skip it (the red herrings still apply).
  */
-const LOGGED_AS_WARNING = /Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old/;
-const WARNING_WORDS = ['of memory', 'OP_REQUIRES', 'Horovod', 'too old'];
+const WARNED = VOCABULARY_ENTRIES.filter((e) => e.atWarningLevel !== undefined);
+const LOGGED_AS_WARNING = new RegExp(['OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old', ...WARNED.map((e) => e.says.source)].join('|'));
+const WARNING_WORDS = ['OP_REQUIRES', 'Horovod', 'too old', ...WARNED.map((e) => e.atWarningLevel as string)];
 
 function loggedAsWarning(text: string): boolean {
   return WARNING_WORDS.some((w) => text.includes(w)) && LOGGED_AS_WARNING.test(text);
@@ -155,8 +161,22 @@ export const CASCADES: readonly Signature[] = [
 
 const NETWORK_FLAKE = /Temporary failure in name resolution|Name or service not known|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
 
-/** Recognised errors: the line an engineer would point at. */
-export const ERRORS: readonly Signature[] = [
+/** The vocabulary (vocabulary.ts) as signatures: the software's own words, tried first. */
+const FROM_VOCABULARY: readonly Signature[] = VOCABULARY_ENTRIES.map((e) => ({
+  category: e.category,
+  summary: e.summary,
+  pattern: e.says,
+  ...(e.kind !== undefined && { kind: e.kind }),
+  ...(e.transient !== undefined && { transient: e.transient }),
+  ...(e.beforeCascades && { beforeCascades: true }),
+  ...(e.secondary && { tier: TIER.secondary }),
+}));
+
+/**
+ * Recognised errors: the line an engineer would point at. The vocabulary first, then broad
+ * patterns for what it does not name (generic words of POSIX, Python, Kubernetes and CUDA).
+ */
+const GENERIC: readonly Signature[] = [
   { category: 'image-pull', summary: 'Registry rate limit while pulling the image', transient: true, pattern: /toomanyrequests|pull rate limit/i },
   { category: 'image-pull', summary: 'The image could not be pulled', pattern: /InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest|Error pulling (?:image|dependent layers)|error from registry|pulling from host \S+ failed|failed to fetch oauth token/i },
   { category: 'scheduling', summary: 'No node has the requested resources, or the project is over quota', pattern: /FailedScheduling|\d+\/\d+ nodes are available|Insufficient (?:nvidia\.com\/gpu|cpu|memory|ephemeral-storage|pods)|exceeded quota|over quota|\bUnschedulable\b|untolerated taint|didn't match Pod's node (?:affinity|selector)|NonPreemptibleOverQuota|not enough (?:GPUs?|resources)/i },
@@ -165,7 +185,7 @@ export const ERRORS: readonly Signature[] = [
   { category: 'host-oom', kind: 'shared-memory', summary: 'The container ran out of shared memory (/dev/shm)', pattern: /insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm/i },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
-  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
@@ -178,10 +198,23 @@ export const ERRORS: readonly Signature[] = [
   { category: 'other', summary: 'A disk or volume is full', pattern: /No space left on device|Disk quota exceeded|\bENOSPC\b/i },
   { category: 'data-path', summary: 'A file or directory the command needs does not exist', pattern: /FileNotFoundError|No such file or directory|IsADirectoryError|NotADirectoryError|\bENOENT\b|Errno 2\b|DatasetNotFoundError|RepositoryNotFoundError|EntryNotFoundError|\b404 Client Error|does not exist|(?:can't|cannot|couldn't|could not|unable to) (?:find|locate|open|load)\b|not a directory|(?:file|path|directory|dataset|checkpoint|model) (?:\S+ )?not found|couldn't find it in the cached files/i },
   { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|^Bus error|\bSIGBUS\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
-  { category: 'other', summary: 'A network connection failed', transient: true, pattern: NETWORK_FLAKE },
+  // A network failure in a workload's log is almost always a fetch of its data, model or
+  // checkpoint (torch.distributed's own failures are cascades, tried before): the source could
+  // not be reached. Sources: getaddrinfo(3) gai_strerror, urllib3 and requests' exception names.
+  { category: 'data-path', summary: 'The data or model source could not be reached over the network', transient: true, pattern: NETWORK_FLAKE },
   { category: 'other', summary: 'Training diverged: a loss or gradient became NaN or Inf', pattern: /Unexpected result (?:nan|inf)\b|found (?:NaN|Inf) in|Loss is (?:NaN|inf)\b/i },
   { category: 'other', summary: 'The inference server could not load a model', pattern: /\bUNAVAILABLE: (?:Internal|Not found|Invalid argument)\b|failed to load all models/ },
 ];
+
+export const ERRORS: readonly Signature[] = [...FROM_VOCABULARY, ...GENERIC];
+
+/**
+ * Whether any vocabulary entry can match: one pass of their union instead of one per entry, on
+ * the many lines that name none of them (an exception of no known kind, a hostile log of error
+ * words). Entries carry no flags, so the union means exactly what they mean; a case-insensitive
+ * union costs a third more on such lines.
+ */
+const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).join('|'));
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
@@ -234,18 +267,23 @@ const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(
     return [reported, [...new Set(sigs)]];
   }),
 );
+const VOCABULARY_SIGNATURES: ReadonlySet<Signature> = new Set(FROM_VOCABULARY);
 
 /** The first match of a line, or what outranks it on the same line. */
-function withinLine(first: Signature, tier: number, text: string): Classification {
-  for (const sig of OUTRANKING.get(first.category) ?? []) if (sig !== first && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+function withinLine(first: Signature, tier: number, text: string, vocabulary: boolean): Classification {
+  for (const sig of OUTRANKING.get(first.category) ?? []) {
+    if (sig !== first && (vocabulary || !VOCABULARY_SIGNATURES.has(sig)) && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  }
   return fromSignature(first, tier);
 }
 
 /** Recognised or secondary signature of a line, before any generic rule. */
 function matchSignature(text: string): Classification | null {
-  for (const sig of ERRORS) if (sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text);
-  for (const sig of CASCADES) if (sig.pattern.test(text)) return withinLine(sig, TIER.secondary, text);
-  for (const sig of ERRORS) if (!sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text);
+  const vocabulary = ANY_VOCABULARY.test(text);
+  const errors = vocabulary ? ERRORS : GENERIC;
+  for (const sig of errors) if (sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
+  for (const sig of CASCADES) if (sig.pattern.test(text)) return withinLine(sig, TIER.secondary, text, vocabulary);
+  for (const sig of errors) if (!sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
   return null;
 }
 

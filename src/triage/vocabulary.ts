@@ -1,0 +1,459 @@
+import type { Category, EvidenceKind } from './types.js';
+
+/**
+ * What the software itself says when it fails, by the software that says it: the error strings
+ * of PyTorch, NCCL, the CUDA runtime, XLA/JAX, vLLM, SGLang, TGI, RMM and Spark RAPIDS, Ray,
+ * Hugging Face, the kubelet and container runtimes, registries, NumPy, pip, DeepSpeed, the NGC
+ * containers and the shell. Each entry quotes the words from their source (repository and file,
+ * or documentation), never from a log someone pasted, so that the triage recognises a failure
+ * nobody here has seen yet. Only the error strings are quoted, never code.
+ *
+ * These entries come before the broad patterns of signatures.ts: the first entry that matches a
+ * line decides (within a line the precedence of precedence.ts still applies), so entries are
+ * kept in the order of CATEGORY_ORDER and, within a category, specific before general.
+ * Every pattern is bounded: it runs on prefiltered lines of at most 4096 characters.
+ */
+
+export interface VocabularyEntry {
+  category: Category;
+  kind?: EvidenceKind;
+  summary: string;
+  /**
+   * The software's words; a pattern only where its format string has a placeholder or variants.
+   * No flags (the entries are tried as one union, signatures.ts ANY_VOCABULARY): spell case variants out.
+   */
+  says: RegExp;
+  /** Where the words come from: repository and file, or a documentation URL. */
+  source: string;
+  /** A line as the software prints it, placeholders filled in, for the row-by-row test. */
+  example: string;
+  /** Overrides the category's retry verdict. */
+  transient?: boolean;
+  /** States the cause on a line that also matches a cascade (an NCCL WARN line). */
+  beforeCascades?: boolean;
+  /** Counts only as a secondary error: a banner or a report that is not always fatal. */
+  secondary?: boolean;
+  /**
+   * The program logs this failure at warning level, which the noise filter would hide; a line
+   * holding this literal skips the level filter (signatures.ts LOGGED_AS_WARNING).
+   */
+  atWarningLevel?: string;
+}
+
+export interface Software {
+  software: string;
+  entries: readonly VocabularyEntry[];
+}
+
+/** The order in which categories are tried on a line (the first match decides). */
+export const CATEGORY_ORDER: readonly Category[] = [
+  'image-pull', 'scheduling', 'volume-mount', 'eviction', 'host-oom', 'gpu-oom', 'cuda', 'nccl',
+  'import', 'config', 'permission', 'data-path', 'crash', 'other',
+];
+
+const CUDA_RUNTIME_DOC = 'CUDA Runtime API, cudaGetErrorString: https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (the same strings in ROCm/clr hipamd/src/hip_error.cpp)';
+const ERRNO_DOC = 'strerror(3) messages, https://man7.org/linux/man-pages/man3/errno.3.html';
+
+export const VOCABULARY: readonly Software[] = [
+  {
+    software: 'Container registries and runtimes',
+    entries: [
+      {
+        category: 'image-pull',
+        transient: true,
+        summary: 'The registry was temporarily unavailable while the image was pulled (HTTP 5xx or 429)',
+        says: /unexpected status(?: code \S{1,2048}| from [A-Z]{3,7} request to \S{1,2048})?: (?:5\d\d|429)\b/,
+        source: 'containerd/containerd core/remotes/errors/errors.go ("unexpected status from %s request to %s: %s"; v1.6 remotes/errors/errors.go "unexpected status: %s", remotes/docker/fetcher.go "unexpected status code %v: %v")',
+        example: 'Failed to pull image "nvcr.io/nvidia/pytorch:24.05-py3": failed to copy: httpReadSeeker: failed open: unexpected status code https://nvcr.io/v2/nvidia/pytorch/blobs/sha256:9f2a: 502 Bad Gateway',
+      },
+      {
+        category: 'image-pull',
+        transient: true,
+        summary: 'The registry refused the pull for now: too many requests',
+        says: /toomanyrequests|TOOMANYREQUESTS|[Tt]oo [Mm]any [Rr]equests|pull rate limit/,
+        source: 'distribution/distribution registry/api/errcode/register.go (TOOMANYREQUESTS "too many requests")',
+        example: 'Error response from daemon: toomanyrequests: You have reached your pull rate limit.',
+      },
+      {
+        category: 'image-pull',
+        transient: true,
+        summary: 'The registry could not be reached while the image was pulled',
+        says: /failed to do request: (?:Head|Get|GET|HEAD) /,
+        source: 'containerd/containerd core/remotes/docker/resolver.go ("failed to do request: %w")',
+        example: 'failed to resolve reference "docker.io/library/busybox:1.36.1": failed to do request: Head "https://registry-1.docker.io/v2/library/busybox/manifests/1.36.1": dial tcp 202.53.137.209:443: i/o timeout',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The registry refused the credentials for the image',
+        says: /\bunauthorized: |denied: requested access to the resource is denied|pull access denied|failed to fetch (?:oauth|anonymous) token/,
+        source: 'distribution/distribution registry/api/errcode/register.go (UNAUTHORIZED "authentication required", DENIED), registry/api/errcode/errors.go (an error reads "<code in lower case>: <message>"); containerd/containerd core/remotes/docker/resolver.go ("pull access denied, repository does not exist or may require authorization"), core/remotes/docker/authorizer.go ("failed to fetch oauth token")',
+        example: 'Error response from daemon: Head "https://nvcr.io/v2/nvidia/nemo/manifests/24.07": unauthorized: authentication required',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The image or tag does not exist in the registry',
+        says: /manifest unknown|blob unknown to registry|repository name not known to registry|\bname unknown: |failed to resolve reference/,
+        source: 'distribution/distribution registry/api/errcode/register.go (MANIFEST_UNKNOWN, BLOB_UNKNOWN, NAME_UNKNOWN); containerd/containerd internal/cri/server/images/image_pull.go ("failed to resolve reference")',
+        example: 'Error response from daemon: manifest for vllm/vllm-openai:v0.99 not found: manifest unknown: manifest unknown',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The kubelet backs off pulling the image',
+        says: /Back-off pulling image/,
+        source: 'kubernetes/kubernetes pkg/kubelet/images/image_manager.go ("Back-off pulling image %q")',
+        example: '  Normal   BackOff    9s (x4 over 94s)    kubelet            Back-off pulling image "registry.example.com/team/train:1.2"',
+      },
+    ],
+  },
+  {
+    software: 'Ray',
+    entries: [
+      {
+        category: 'eviction',
+        transient: true,
+        summary: 'Ray lost a node (it stopped answering heartbeats)',
+        says: /has been marked dead because the detector has missed too many heartbeats/,
+        source: 'ray-project/ray src/ray/gcs/gcs_server/gcs_node_manager.cc ("The node with node id: %s … has been marked dead because the detector has missed too many heartbeats from it")',
+        example: '2023-03-03 05:15:30,774 WARNING worker.py:1866 -- The node with node id: 9426f445 and address: 10.130.0.113 and node name: 10.130.0.113 has been marked dead because the detector has missed too many heartbeats from it.',
+        atWarningLevel: 'marked dead',
+      },
+      {
+        category: 'crash',
+        secondary: true,
+        beforeCascades: true,
+        summary: 'A Ray worker process died (its own log says why)',
+        says: /A worker died or was killed while executing a task by an unexpected system error|The actor died unexpectedly before finishing this task/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error"), python/ray/exceptions.py (ActorDiedError)',
+        example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
+        atWarningLevel: 'A worker died',
+      },
+    ],
+  },
+  {
+    software: 'Shared memory (/dev/shm)',
+    entries: [
+      {
+        category: 'host-oom',
+        kind: 'shared-memory',
+        beforeCascades: true,
+        summary: 'NCCL could not create its shared memory segment (/dev/shm is full or too small)',
+        says: /Error while (?:creating|attaching to) shared memory segment|failed to create shared memory file|unable to allocate shared memory/,
+        source: 'NVIDIA/nccl src/misc/shmutils.cc, src/os/linux.cc ("Error while %s shared memory segment %s (size %ld)", "Error: failed to create shared memory file %s")',
+        example: 'node-3:2211:2302 [1] include/shm.h:48 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-RqWUpz (size 9637888)',
+      },
+      {
+        category: 'host-oom',
+        kind: 'shared-memory',
+        summary: 'A DataLoader worker ran out of shared memory (/dev/shm)',
+        says: /insufficient shared memory \(shm\)|unable to (?:write to file|open shared memory object|mmap \d+ bytes from file) <\/torch_/,
+        source: 'pytorch/pytorch torch/csrc/DataLoader.cpp ("This might be caused by insufficient shared memory (shm)"), aten/src/ATen/MapAllocator.cpp ("unable to write to file <%s>", "unable to open shared memory object <%s>")',
+        example: 'RuntimeError: unable to write to file </torch_311_1030151126_0>: No space left on device (28)',
+      },
+    ],
+  },
+  {
+    software: 'GPU memory allocators',
+    entries: [
+      {
+        category: 'gpu-oom',
+        summary: "PyTorch's CUDA caching allocator ran out of GPU memory",
+        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError/,
+        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"), torch/cuda/memory.py (torch.OutOfMemoryError)',
+        example: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.21 GiB is free.',
+      },
+      {
+        category: 'gpu-oom',
+        beforeCascades: true,
+        summary: 'A CUDA allocation failed: the GPU ran out of memory',
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error: out of memory|cudaErrorMemoryAllocation/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ${CUDA_RUNTIME_DOC}`,
+        example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'XLA ran out of device memory',
+        says: /RESOURCE_EXHAUSTED: Out of memory while trying to allocate|ran out of memory trying to allocate/,
+        source: 'openxla/xla xla/tsl/framework/bfc_allocator.cc ("Allocator (%s) ran out of memory trying to allocate %s"); XLA status RESOURCE_EXHAUSTED from the PJRT client',
+        example: 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.',
+        atWarningLevel: 'ran out of memory',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The model server had no GPU memory left for its KV cache at start-up',
+        says: /No available memory for the cache blocks|is larger than the maximum number of tokens that can be stored in KV cache|KV cache is needed, which is larger than the available KV cache memory|on startup is less than desired GPU memory utilization/,
+        source: 'vllm-project/vllm vllm/v1/core/kv_cache_utils.py ("No available memory for the cache blocks", "… KV cache is needed, which is larger than the available KV cache memory"), vllm/v1/worker/gpu_worker.py ("Free memory on device … on startup is less than desired GPU memory utilization")',
+        example: '(EngineCore_DP0 pid=253) ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU memory utilization (0.92, 111.95 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The model server had no GPU memory left for its token pool or prefill',
+        says: /Not enough memory\. Please try to increase --mem-fraction-static|Not enough memory to handle/,
+        source: 'sgl-project/sglang python/sglang/srt/model_executor/model_runner.py ("Not enough memory. Please try to increase --mem-fraction-static."); huggingface/text-generation-inference server/text_generation_server/models/flash_causal_lm.py ("Not enough memory to handle {num_tokens} prefill tokens")',
+        example: 'RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The RAPIDS memory manager ran out of GPU memory',
+        says: /out_of_memory: |Maximum pool size exceeded|\bGpu(?:Split)?(?:And)?RetryOOM\b|GPU OutOfMemory:/,
+        source: 'rapidsai/rmm cpp/include/rmm/error.hpp ("out_of_memory: "), cpp/include/rmm/mr/device/arena_memory_resource.hpp ("Maximum pool size exceeded"); NVIDIA/spark-rapids sql-plugin/src/main/scala/com/nvidia/spark/rapids/RmmRapidsRetryIterator.scala (GpuSplitAndRetryOOM "GPU OutOfMemory: …")',
+        example: 'Caused by: com.nvidia.spark.rapids.jni.GpuSplitAndRetryOOM: GPU OutOfMemory: could not split inputs and retry',
+      },
+    ],
+  },
+  {
+    software: 'Host memory allocators',
+    entries: [
+      {
+        category: 'host-oom',
+        summary: 'Spark RAPIDS ran out of host memory',
+        says: /\bCpu(?:Split)?(?:And)?RetryOOM\b|CPU OutOfMemory:/,
+        source: 'NVIDIA/spark-rapids sql-plugin/src/main/scala/com/nvidia/spark/rapids/RmmRapidsRetryIterator.scala, HostAlloc.scala (CpuRetryOOM, "CPU OutOfMemory: …")',
+        example: 'Caused by: com.nvidia.spark.rapids.jni.CpuSplitAndRetryOOM: CPU OutOfMemory: could not split inputs and retry',
+      },
+      {
+        category: 'host-oom',
+        summary: 'NumPy could not allocate an array in host memory',
+        says: /Unable to allocate [\d.]+ [KMGTPE]?i?B for an array with shape/,
+        source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
+        example: 'numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.0 GiB for an array with shape (40000, 40000) and data type float64',
+      },
+    ],
+  },
+  {
+    software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
+    entries: [
+      {
+        category: 'cuda',
+        transient: true,
+        summary: 'The GPU reported a hardware fault (ECC or NVLink)',
+        says: /uncorrectable ECC error encountered|uncorrectable NVLink error was detected/,
+        source: CUDA_RUNTIME_DOC,
+        example: 'RuntimeError: CUDA error: uncorrectable ECC error encountered',
+      },
+      {
+        category: 'cuda',
+        summary: 'A CUDA kernel failed',
+        says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|unhandled cuda error/,
+        source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
+        example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+      },
+      {
+        category: 'cuda',
+        beforeCascades: true,
+        summary: 'A CUDA call failed under NCCL',
+        says: /Cuda failure (?:\d+ )?'/,
+        source: 'NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d \'%s\'")',
+        example: "[3] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'",
+      },
+      {
+        category: 'cuda',
+        summary: 'The CUDA build in the image does not match the GPU or its driver',
+        says: /no kernel image is available for execution on the device|invalid device function|the provided PTX was compiled with an unsupported toolchain|CUDA driver version is insufficient for CUDA runtime version|forward compatibility was attempted on non supported HW|system has unsupported display driver \/ cuda driver combination|no CUDA-capable device is detected|all CUDA-capable devices are busy or unavailable/,
+        source: CUDA_RUNTIME_DOC,
+        example: 'RuntimeError: CUDA error: no kernel image is available for execution on the device',
+      },
+      {
+        category: 'cuda',
+        summary: "The container's CUDA needs a newer driver than the node has",
+        says: /nvidia-container-cli: (?:requirement|initialization|mount|detection) error/,
+        source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s", as the OCI prestart hook reports it: "unsatisfied condition: cuda>=%s, please update your driver to a newer version, or use an earlier cuda container")',
+        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as \'legacy\' nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.5, please update your driver to a newer version, or use an earlier cuda container: unknown',
+      },
+      {
+        category: 'cuda',
+        summary: 'The cuDNN library loaded at run time does not match the one the framework was built with',
+        says: /Loaded runtime CuDNN library: \S+ but source was compiled with|DNN library initialization failed|cuDNN version incompatibility/,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_dnn.cc ("Loaded runtime CuDNN library: %s but source was compiled with: %s", "DNN library initialization failed"); pytorch/pytorch torch/backends/cudnn/__init__.py ("cuDNN version incompatibility: PyTorch was compiled against %s but found runtime version %s")',
+        example: 'E0430 22:32:43.417007 2493694 cuda_dnn.cc:454] Loaded runtime CuDNN library: 9.1.0 but source was compiled with: 9.8.0. CuDNN library needs to have matching major version and equal or higher minor version.',
+      },
+      {
+        category: 'cuda',
+        summary: 'JAX could not use the CUDA libraries it found',
+        says: /Unable to use CUDA because of the following issues with CUDA components|Outdated (?:CUDA|cuDNN|cuFFT|cuPTI|cuBLAS|cuSPARSE) installation found|Unable to initialize backend 'cuda'/,
+        source: 'jax-ml/jax jax_plugins/cuda/__init__.py ("Unable to use CUDA because of the following issues with CUDA components", "Outdated %s installation found"), jax/_src/xla_bridge.py ("Unable to initialize backend \'%s\'")',
+        example: 'RuntimeError: Unable to use CUDA because of the following issues with CUDA components:',
+      },
+      {
+        category: 'cuda',
+        summary: 'DeepSpeed found a CUDA toolkit that does not match the one PyTorch was built with',
+        says: /does not match the version torch was compiled with|op due to it not being compatible due to hardware\/software issue/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py (CUDAMismatchException "Installed CUDA version %s does not match the version torch was compiled with %s", "Unable to JIT load the %s op due to it not being compatible due to hardware/software issue")',
+        example: 'deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version 11.8 does not match the version torch was compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.',
+      },
+      {
+        category: 'cuda',
+        secondary: true,
+        summary: 'The NGC container does not support this GPU or driver',
+        says: /No supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release/,
+        source: 'the NGC containers\' entrypoint (/opt/nvidia/entrypoint.d; not published as source), printed verbatim in e.g. https://github.com/coqui-ai/stt/issues/1936',
+        example: 'ERROR: No supported GPU(s) detected to run this container',
+      },
+    ],
+  },
+  {
+    software: 'NCCL, Horovod, Open MPI',
+    entries: [
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'A rank could not connect to another over the network (NCCL)',
+        says: /Call to connect failed|Connect to \S{1,300} failed|socket(?:Start|Poll)Connect: (?:exceeded (?:retries|timeouts)|Connect to)|ncclOsSocketPollConnect to \S{1,300} failed|Net : error encountered when getting address info/,
+        source: 'NVIDIA/nccl src/include/checks.h ("Call to " name " failed", v2.4–2.7), src/misc/socket.cc ("socketStartConnect: Connect to %s failed : %s", "exceeded retries"), src/os/linux.cc ("ncclOsSocketPollConnect to %s failed")',
+        example: 'worker-1:391:446 [0] include/socket.h:403 NCCL WARN Call to connect failed : Connection refused',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'NCCL found no usable network interface',
+        says: /No usable listening interface found|NET\/Socket : no interface found|Bootstrap : no socket interface found|No interface found in the same subnet as remote address/,
+        source: 'NVIDIA/nccl src/bootstrap.cc ("NET/Socket : No usable listening interface found"), src/transport/net_socket.cc ("NET/Socket : no interface found"), src/misc/socket.cc',
+        example: 'node-0:51:51 [0] bootstrap.cc:41 NCCL WARN NET/Socket : No usable listening interface found',
+      },
+      {
+        category: 'nccl',
+        summary: 'NCCL failed (a system call, the network or a remote rank)',
+        says: /unhandled system error|remote process exited or there was a network error|internal error - please report this issue to the NCCL developers/,
+        source: 'NVIDIA/nccl src/init.cc (ncclGetErrorString)',
+        example: 'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5',
+      },
+      {
+        category: 'nccl',
+        summary: 'An NCCL operation failed under Horovod',
+        says: /\bnccl[A-Z]\w{1,40} failed: |NCCL async error: /,
+        source: 'horovod/horovod horovod/common/ops/nccl_operations.cc (NCCLContext::ErrorCheck "%s failed: %s", "NCCL async error: ")',
+        example: 'horovod.common.exceptions.HorovodInternalError: ncclCommInitRank failed: unhandled system error',
+      },
+      {
+        category: 'nccl',
+        summary: 'mpirun could not start its daemons on the other nodes',
+        says: /ORTE was unable to reliably start one or more daemons/,
+        source: 'open-mpi/ompi orte/tools/orterun/help-orterun.txt (v4.1)',
+        example: 'ORTE was unable to reliably start one or more daemons.',
+      },
+    ],
+  },
+  {
+    software: 'Python packages and ABI',
+    entries: [
+      {
+        category: 'import',
+        summary: 'A module was built against NumPy 1.x and cannot run with NumPy 2',
+        says: /A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|numpy\.dtype size changed, may indicate binary incompatibility|module compiled against (?:API version|NumPy)|numpy\.(?:_?core\.)?multiarray failed to import/,
+        source: 'numpy/numpy numpy/core/_multiarray_umath.py ("A module that was compiled using NumPy 1.x cannot be run in NumPy %s"), numpy/_core/code_generators/generate_numpy_api.py ("module compiled against …", "numpy._core.multiarray failed to import"), doc/source/user/troubleshooting-importerror.rst',
+        example: 'A module that was compiled using NumPy 1.x cannot be run in',
+      },
+      {
+        category: 'import',
+        summary: 'pip could not install a package the image needs',
+        says: /Could not find a (?:version|\w+) that satisfies the requirement|No matching distribution found for|ResolutionImpossible|because these package versions have conflicting dependencies/,
+        source: 'pypa/pip src/pip/_internal/index/package_finder.py ("Could not find a %s that satisfies the requirement %s", "No matching distribution found for %s"), src/pip/_internal/resolution/resolvelib/factory.py ("… because these package versions have conflicting dependencies", "ResolutionImpossible")',
+        example: 'ERROR: Could not find a version that satisfies the requirement flash-attn==9.9 (from versions: none)',
+      },
+      {
+        category: 'import',
+        summary: 'The installed jax and jaxlib do not go together',
+        says: /jaxlib is version \S+, but this version of jax requires|is newer than and incompatible with jax version/,
+        source: 'jax-ml/jax jax/_src/lib/__init__.py (check_jaxlib_version)',
+        example: 'RuntimeError: jaxlib is version 0.4.7, but this version of jax requires version >= 0.4.14.',
+      },
+      {
+        category: 'import',
+        summary: 'DeepSpeed cannot build its ops: a tool or the CUDA toolkit is missing from the image',
+        says: /CUDA_HOME does not exist, unable to compile CUDA op|op due to ninja not being installed/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py (MissingCUDAException, "Unable to JIT load the %s op due to ninja not being installed")',
+        example: 'deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)',
+      },
+    ],
+  },
+  {
+    software: 'Shells and container start',
+    entries: [
+      {
+        category: 'config',
+        summary: 'The command or its interpreter does not exist in the image',
+        says: /: command not found|: cannot execute: required file not found|: bad interpreter|cannot execute binary file|executable file not found in \$PATH/,
+        source: 'bminor/bash execute_cmd.c ("command not found", "cannot execute: required file not found", "bad interpreter", "cannot execute binary file"); Go os/exec ErrNotFound ("executable file not found in $PATH") as runc reports it',
+        example: '/entrypoint.sh: line 12: torchrun: command not found',
+      },
+      {
+        category: 'config',
+        summary: 'The container runtime could not start the container',
+        says: /OCI runtime (?:create|exec|start) failed|unable to start container process|error during container init/,
+        source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"), libcontainer/process_linux.go ("error during container init")',
+        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "python3": executable file not found in $PATH: unknown',
+      },
+      {
+        category: 'config',
+        summary: 'The model storage URI names no storage the initializer knows',
+        says: /Cannot recognize storage type for/,
+        source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Cannot recognize storage type for %s")',
+        example: "Exception: Cannot recognize storage type for s4://models/llama",
+      },
+    ],
+  },
+  {
+    software: 'Files and permissions',
+    entries: [
+      {
+        category: 'permission',
+        summary: 'The file system is mounted read-only',
+        says: /Read-only file system|\bEROFS\b/,
+        source: ERRNO_DOC,
+        example: "chmod: changing permissions of '/workspace/run.sh': Read-only file system",
+      },
+      {
+        category: 'permission',
+        summary: 'The credentials for the object store are missing',
+        says: /Unable to locate credentials|Partial credentials found in/,
+        source: 'boto/botocore botocore/exceptions.py (NoCredentialsError "Unable to locate credentials", PartialCredentialsError)',
+        example: 'botocore.exceptions.NoCredentialsError: Unable to locate credentials',
+      },
+      {
+        category: 'permission',
+        summary: 'The Hugging Face repository is gated and the token may not read it',
+        says: /GatedRepoError|Cannot access gated repo|Access to model \S{1,200} is restricted/,
+        source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (GatedRepoError), src/huggingface_hub/utils/_http.py ("Cannot access gated repo for url %s")',
+        example: 'huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-66f4b037) Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json.',
+      },
+    ],
+  },
+  {
+    software: 'Data and model sources',
+    entries: [
+      {
+        category: 'data-path',
+        transient: true,
+        summary: 'The data or model source could not be reached (network, DNS or a server error)',
+        says: /Could not connect to the endpoint URL|(?:Read|Connect) timeout on endpoint URL|Couldn't reach '[^']{1,300}' on the Hub|Couldn't reach the Hugging Face Hub|Server Disconnected|We couldn't connect to '[^']{1,300}' to load this file/,
+        source: 'boto/botocore botocore/exceptions.py (EndpointConnectionError, ReadTimeoutError, ConnectTimeoutError); huggingface/datasets src/datasets/load.py ("Couldn\'t reach \'%s\' on the Hub"); huggingface/transformers src/transformers/utils/hub.py ("We couldn\'t connect to \'%s\' to load this file")',
+        example: 'botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-east-1.amazonaws.com/models/llama/config.json"',
+      },
+      {
+        category: 'data-path',
+        summary: 'The Hugging Face repository, revision or file does not exist (or is not visible to the token)',
+        says: /RepositoryNotFoundError|RevisionNotFoundError|(?:Remote|Local)?EntryNotFoundError|Repository Not Found for url|Revision Not Found for url|Entry Not Found for url|Cannot find the requested files in the disk cache|cannot find the requested files in the local cache|OfflineModeIsEnabled/,
+        source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (RepositoryNotFoundError, RevisionNotFoundError, EntryNotFoundError, LocalEntryNotFoundError, OfflineModeIsEnabled), src/huggingface_hub/utils/_http.py ("Repository Not Found for url: %s"), src/huggingface_hub/file_download.py',
+        example: 'huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6602c3a7) Repository Not Found for url: https://huggingface.co/org/missing-model/resolve/main/config.json.',
+      },
+      {
+        category: 'data-path',
+        summary: 'The dataset or its data files do not exist',
+        says: /DatasetNotFoundError|DataFilesNotFoundError|doesn't exist on the Hub or cannot be accessed|Couldn't find any data file at|No \(supported\) data files found in/,
+        source: 'huggingface/datasets src/datasets/exceptions.py (DatasetNotFoundError, DataFilesNotFoundError), src/datasets/load.py ("Dataset \'%s\' doesn\'t exist on the Hub or cannot be accessed", "Couldn\'t find any data file at %s")',
+        example: "datasets.exceptions.DatasetNotFoundError: Dataset 'org/missing-set' doesn't exist on the Hub or cannot be accessed.",
+      },
+      {
+        category: 'data-path',
+        summary: 'The model or data was not found where the storage initializer looked',
+        says: /Failed to fetch model\. No model found in|Cannot locate source uri|Failed to download \d+ files/,
+        source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Failed to fetch model. No model found in %s.", "Cannot locate source uri %s for PVC")',
+        example: 'RuntimeError: Failed to fetch model. No model found in gs://models/llama-3/.',
+      },
+    ],
+  },
+];
+
+/** Every entry, in the order they are tried: by CATEGORY_ORDER, then as listed. */
+export const VOCABULARY_ENTRIES: readonly VocabularyEntry[] = CATEGORY_ORDER.flatMap((category) =>
+  VOCABULARY.flatMap((s) => s.entries.filter((e) => e.category === category)),
+);
