@@ -1,7 +1,7 @@
 import { CATEGORIES } from './categories.js';
 import { PRECEDENCE, TIER, rowOverrules, rowTakes, type PrecedenceRow } from './precedence.js';
 import { ERRORS, type Classification } from './signatures.js';
-import type { Category, Evidence, EvidenceItem, EvidenceRole, TriageHints } from './types.js';
+import type { Category, Evidence, EvidenceItem, EvidenceKind, EvidenceRole, TriageHints } from './types.js';
 
 /**
  * The category of a failure, from the whole failure rather than one line: the log's evidence
@@ -12,6 +12,7 @@ import type { Category, Evidence, EvidenceItem, EvidenceRole, TriageHints } from
 
 interface HintRow {
   category: Category;
+  kind?: EvidenceKind;
   summary: string;
   transient?: boolean;
 }
@@ -55,7 +56,7 @@ export const EXIT_CODES: Readonly<Record<number, HintRow & { overrulesUpTo: numb
   137: { category: 'host-oom', summary: 'Exit code 137: killed by SIGKILL, usually for using too much memory', overrulesUpTo: TIER.exception },
   139: { category: 'crash', summary: 'Exit code 139: segmentation fault', overrulesUpTo: TIER.exception },
   134: { category: 'crash', summary: 'Exit code 134: aborted (SIGABRT)', overrulesUpTo: TIER.exception },
-  135: { category: 'crash', summary: 'Exit code 135: bus error (SIGBUS)', overrulesUpTo: TIER.exception },
+  135: { category: 'host-oom', kind: 'shared-memory', summary: 'Exit code 135: bus error (SIGBUS), in a container usually shared memory (/dev/shm) exhausted', overrulesUpTo: TIER.exception },
   132: { category: 'crash', summary: 'Exit code 132: illegal instruction (SIGILL)', overrulesUpTo: TIER.exception },
   136: { category: 'crash', summary: 'Exit code 136: floating-point exception (SIGFPE)', overrulesUpTo: TIER.exception },
   127: { category: 'config', summary: 'Exit code 127: command not found', overrulesUpTo: TIER.secondary },
@@ -79,7 +80,7 @@ export interface Decision {
 }
 
 function hintItem(row: HintRow, role: EvidenceRole): EvidenceItem {
-  return { role, category: row.category, summary: row.summary, recognised: true, ...(row.transient !== undefined && { transient: row.transient }) };
+  return { role, category: row.category, summary: row.summary, recognised: true, ...(row.kind && { kind: row.kind }), ...(row.transient !== undefined && { transient: row.transient }) };
 }
 
 /** The newest event that says something, as evidence. */
@@ -159,12 +160,15 @@ export function decideCategory(line: Classification | null, logEvidence: readonl
   const items = [...lineItem, ...logEvidence, ...hintEvidence(hints)];
   const exitCode = exitCodeOf(hints);
   for (const row of PRECEDENCE) {
-    if (!rowOverrules(row, lineCategory)) continue;
+    if (!rowOverrules(row, lineCategory, line?.kind)) continue;
     const item = items.find((e) => row.from.includes(e.role) && rowTakes(row, e) && lineAllows(row, lineTier, e, exitCode));
     if (!item) continue;
+    // The retry verdict of the most specific evidence of that category: a pull's 429 may sit on
+    // the wrapped line after the one that says the pull failed.
+    const verdict = item.transient !== undefined ? item : items.find((e) => e.category === item.category && e.transient !== undefined && (e.role === 'detail' || e.role === 'chain'));
     return {
       category: item.category,
-      transient: item.transient ?? CATEGORIES[item.category].transient,
+      transient: verdict?.transient ?? CATEGORIES[item.category].transient,
       summary: item.summary,
       decidedBy: DECIDED_BY[item.role],
       strength: strengthOf(item, lineTier),

@@ -29,6 +29,8 @@ export interface PrecedenceRow {
    * says). A row applies only when the line's category is one of them.
    */
   over: readonly Category[] | 'any';
+  /** Also overrules a line of any category that only reports another layer's failure (kind 'report'). */
+  overReports?: boolean;
   /**
    * The chosen line must count less than this tier: 'recognised' for an exception of no known
    * kind or less, 'exception' for a line that is not even an exception. The exit code row has
@@ -57,6 +59,7 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     kind: 'shared-memory',
     recognised: true,
     over: [...REPORTERS, 'cuda'],
+    overReports: true,
     why: '/dev/shm is host memory: its exhaustion is host-oom even when NCCL, a DataLoader bus error or a CUDA call reports it',
   },
   {
@@ -65,6 +68,7 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     categories: ['gpu-oom', 'host-oom'],
     recognised: true,
     over: [...REPORTERS, 'cuda', 'scheduling'],
+    overReports: true,
     why: "an allocator's out-of-memory is memory whoever wraps it: NCCL, a CUDA call, a model server's engine start-up, XLA, RMM",
   },
   {
@@ -73,7 +77,8 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     categories: ['cuda'],
     recognised: true,
     over: REPORTERS,
-    why: 'a CUDA error reported through NCCL, its watchdog or an abort is cuda: the kernel or the GPU failed, not the network',
+    overReports: true,
+    why: 'a CUDA error reported through NCCL, its watchdog, an abort or the container runtime (its NVIDIA hook) is cuda: the kernel, the GPU or its driver failed, not the layer that reports it',
   },
   {
     name: 'the error line',
@@ -126,9 +131,9 @@ export function rowTakes(row: PrecedenceRow, e: RowEvidence): boolean {
   return row.categories === undefined || row.categories.includes(e.category);
 }
 
-/** Whether a row may overrule a line of this category. */
-export function rowOverrules(row: PrecedenceRow, lineCategory: Category): boolean {
-  return row.over === 'any' || row.over.includes(lineCategory);
+/** Whether a row may overrule a line of this category (and kind). */
+export function rowOverrules(row: PrecedenceRow, lineCategory: Category, lineKind?: EvidenceKind): boolean {
+  return row.over === 'any' || row.over.includes(lineCategory) || (row.overReports === true && lineKind === 'report');
 }
 
 /**
@@ -137,3 +142,13 @@ export function rowOverrules(row: PrecedenceRow, lineCategory: Category): boolea
  * /dev/shm is shared memory. The rows above the error line's own, in order.
  */
 export const WITHIN_LINE_ROWS: readonly PrecedenceRow[] = PRECEDENCE.slice(0, PRECEDENCE.findIndex((r) => r.name === 'the error line')).filter((r) => r.from.includes('line'));
+
+/**
+ * Whether the first line gives its place to a detail line after it that decided the category:
+ * a line that only says a process ended (a crash, an exception of no known kind) or that
+ * another layer failed (a report) says less than the line that states why. An NCCL error keeps
+ * its place: it names the failing layer (`unhandled cuda error`) and is where people look.
+ */
+export function givesPlaceToDetail(line: { category: Category; kind?: EvidenceKind }): boolean {
+  return line.category === 'crash' || line.category === 'other' || line.kind === 'report';
+}

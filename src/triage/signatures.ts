@@ -44,7 +44,7 @@ const PREFILTER_ANCHORS = [
   // Failures in the vocabulary (vocabulary.ts) whose words are none of the above: the kubelet's
   // pull back-off, Ray's lost node, XLA's cuDNN check (a glog E-line), a read-only mount, a
   // gated Hugging Face model.
-  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted',
+  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted', 'conflict is caused',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -78,6 +78,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /^\s*Primary job\s+terminated normally, but \d+ process|^a non-zero exit code\. Per user-direction, the job has been aborted/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
+  { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
 ];
 
 /**
@@ -85,7 +86,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
  * search is several times cheaper than a regex scan on the hot path of noisy lines.
  */
 const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
-const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored'];
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency'];
 
 function isHerring(text: string): boolean {
   return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
@@ -149,7 +150,10 @@ function loggedAsWarning(text: string): boolean {
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
   { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
-  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|7|4)\b|exit status -(?:11|6|7|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
+  // size limit left short (signal(7): "Bus error (bad memory access)"); shared memory is host memory.
+  { category: 'host-oom', kind: 'shared-memory', summary: 'A process was killed by SIGBUS, usually shared memory (/dev/shm) exhausted', pattern: /exitcode\s*:\s*-7\b|exit status -7\b|signal 7\b/i },
   { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
   // A mere mention: any specific cascade (a -9 exit code, a watchdog timeout) says more.
   { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
@@ -159,7 +163,13 @@ export const CASCADES: readonly Signature[] = [
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
 ];
 
-const NETWORK_FLAKE = /Temporary failure in name resolution|Name or service not known|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
+/**
+ * A service that answered "not now" (HTTP 502/503/504/429) or a name server that said "try
+ * again" (EAI_AGAIN, getaddrinfo(3): "Temporary failure in name resolution"): a retry is sensible.
+ */
+const SERVICE_UNAVAILABLE = /Temporary failure in name resolution|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|\b429 (?:Client Error|Too Many Requests)/i;
+/** A connection that failed: a wrong host, a refused port, a timeout. A retry changes nothing by itself. */
+const NETWORK_FAILURE = /Name or service not known|nodename nor servname|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
 
 /** The vocabulary (vocabulary.ts) as signatures: the software's own words, tried first. */
 const FROM_VOCABULARY: readonly Signature[] = VOCABULARY_ENTRIES.map((e) => ({
@@ -183,9 +193,10 @@ const GENERIC: readonly Signature[] = [
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
   { category: 'host-oom', kind: 'shared-memory', summary: 'The container ran out of shared memory (/dev/shm)', pattern: /insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm/i },
+  { category: 'host-oom', kind: 'shared-memory', summary: 'A bus error (SIGBUS): in a container, usually shared memory (/dev/shm) exhausted', pattern: /^Bus error|Fatal Python error: Bus error|killed by signal: Bus error|\bSIGBUS\b/ },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
-  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: Killed|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
@@ -197,11 +208,12 @@ const GENERIC: readonly Signature[] = [
   { category: 'permission', summary: 'Access was denied', pattern: /\bForbidden\b|does not have [\w.]+ access|Permission '[\w.]+' denied|gated repo|AuthorizationPermissionMismatch|AuthorizationFailure|\(403\)|PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
   { category: 'other', summary: 'A disk or volume is full', pattern: /No space left on device|Disk quota exceeded|\bENOSPC\b/i },
   { category: 'data-path', summary: 'A file or directory the command needs does not exist', pattern: /FileNotFoundError|No such file or directory|IsADirectoryError|NotADirectoryError|\bENOENT\b|Errno 2\b|DatasetNotFoundError|RepositoryNotFoundError|EntryNotFoundError|\b404 Client Error|does not exist|(?:can't|cannot|couldn't|could not|unable to) (?:find|locate|open|load)\b|not a directory|(?:file|path|directory|dataset|checkpoint|model) (?:\S+ )?not found|couldn't find it in the cached files/i },
-  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|^Bus error|\bSIGBUS\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
+  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
   // A network failure in a workload's log is almost always a fetch of its data, model or
   // checkpoint (torch.distributed's own failures are cascades, tried before): the source could
   // not be reached. Sources: getaddrinfo(3) gai_strerror, urllib3 and requests' exception names.
-  { category: 'data-path', summary: 'The data or model source could not be reached over the network', transient: true, pattern: NETWORK_FLAKE },
+  { category: 'data-path', summary: 'The data or model source was temporarily unavailable', transient: true, pattern: SERVICE_UNAVAILABLE },
+  { category: 'data-path', summary: 'The data or model source could not be reached over the network', pattern: NETWORK_FAILURE },
   { category: 'other', summary: 'Training diverged: a loss or gradient became NaN or Inf', pattern: /Unexpected result (?:nan|inf)\b|found (?:NaN|Inf) in|Loss is (?:NaN|inf)\b/i },
   { category: 'other', summary: 'The inference server could not load a model', pattern: /\bUNAVAILABLE: (?:Internal|Not found|Invalid argument)\b|failed to load all models/ },
 ];
@@ -260,18 +272,20 @@ function fromSignature(sig: Signature, tier: number): Classification {
  * the same line (precedence.ts), in the precedence's order: a watchdog's timeout that quotes a
  * CUDA error is that CUDA error, NCCL's warning about /dev/shm is shared memory.
  */
-const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(
-  [...new Set([...CASCADES, ...ERRORS].map((s) => s.category))].map((reported) => {
-    const rows = WITHIN_LINE_ROWS.filter((row) => rowOverrules(row, reported));
-    const sigs = rows.flatMap((row) => ERRORS.filter((sig) => sig.category !== reported && rowTakes(row, { category: sig.category, kind: sig.kind, recognised: true })));
-    return [reported, [...new Set(sigs)]];
-  }),
-);
+function outranking(reported: Category, kind?: EvidenceKind): readonly Signature[] {
+  const rows = WITHIN_LINE_ROWS.filter((row) => rowOverrules(row, reported, kind));
+  const sigs = rows.flatMap((row) => ERRORS.filter((sig) => sig.category !== reported && rowTakes(row, { category: sig.category, kind: sig.kind, recognised: true })));
+  return [...new Set(sigs)];
+}
+const CATEGORIES_SEEN = [...new Set([...CASCADES, ...ERRORS].map((s) => s.category))];
+const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c)]));
+/** For a line that only reports another layer's failure, whatever its category. */
+const OUTRANKING_REPORT: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c, 'report')]));
 const VOCABULARY_SIGNATURES: ReadonlySet<Signature> = new Set(FROM_VOCABULARY);
 
 /** The first match of a line, or what outranks it on the same line. */
 function withinLine(first: Signature, tier: number, text: string, vocabulary: boolean): Classification {
-  for (const sig of OUTRANKING.get(first.category) ?? []) {
+  for (const sig of (first.kind === 'report' ? OUTRANKING_REPORT : OUTRANKING).get(first.category) ?? []) {
     if (sig !== first && (vocabulary || !VOCABULARY_SIGNATURES.has(sig)) && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
   }
   return fromSignature(first, tier);

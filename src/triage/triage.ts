@@ -2,7 +2,8 @@ import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
 import { cutLine } from './escape.js';
-import { FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
+import { givesPlaceToDetail } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
 import type { LogSource, TriageHints, TriageResult } from './types.js';
@@ -31,12 +32,19 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
   if (best) {
     const source = nonEmptySource(best.source);
     const around = [...best.before, best.line, ...best.after];
+    const decider = decision.evidence[0];
+    // The detail that decided the category states why; the line it came after only reports it.
+    const shown = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
+      ? best.after.find((l) => l.lineNumber === decider.lineNumber) ?? best.line
+      : best.line;
+    const at = around.indexOf(shown);
+    const context = around.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER + 1);
     firstError = {
-      line: showLine(best.line, byteMode, ERROR_LINE_MAX_CHARS),
-      lineNumber: best.line.lineNumber,
+      line: showLine(shown, byteMode, ERROR_LINE_MAX_CHARS),
+      lineNumber: shown.lineNumber,
       ...(source && { source }),
-      context: around.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
-      contextStartLine: around[0].lineNumber,
+      context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
+      contextStartLine: context[0].lineNumber,
     };
   }
   return {

@@ -67,8 +67,12 @@ export type EvidenceRole =
   | 'exit-code'
   | 'pod-event';
 
-/** A finer kind of evidence than its category, where the precedence (precedence.ts) needs one. */
-export type EvidenceKind = 'shared-memory';
+/**
+ * A finer kind of evidence than its category, where the precedence (precedence.ts) needs one:
+ * shared memory is host memory with a precedence of its own; a report is a line that says
+ * another layer failed (the container runtime saying a hook failed) without being the cause.
+ */
+export type EvidenceKind = 'shared-memory' | 'report';
 
 /** One thing that points at a category, and where it was seen. */
 export interface EvidenceItem {

@@ -76,7 +76,6 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'image-pull',
-        transient: true,
         summary: 'The registry could not be reached while the image was pulled',
         says: /failed to do request: (?:Head|Get|GET|HEAD) /,
         source: 'containerd/containerd core/remotes/docker/resolver.go ("failed to do request: %w")',
@@ -106,6 +105,18 @@ export const VOCABULARY: readonly Software[] = [
     ],
   },
   {
+    software: 'Volume mounts',
+    entries: [
+      {
+        category: 'volume-mount',
+        summary: 'The mount helper could not mount the network volume',
+        says: /\bmount\.(?:nfs4?|cifs|ceph|fuse)\b: /,
+        source: 'mount.nfs(8), mount.cifs(8): https://man7.org/linux/man-pages/man8/mount.nfs.8.html (errors prefixed with the helper\'s name)',
+        example: 'Feb  6 22:19:49 ceph-2 kubelet: mount.nfs: Connection refused',
+      },
+    ],
+  },
+  {
     software: 'Ray',
     entries: [
       {
@@ -118,12 +129,14 @@ export const VOCABULARY: readonly Software[] = [
         atWarningLevel: 'marked dead',
       },
       {
-        category: 'crash',
+        // Ray lists possible causes (the OOM killer, ray stop, a crash) without knowing which:
+        // the report names no kind, and its list must not be read as one (SIGKILL, OOM).
+        category: 'other',
         secondary: true,
         beforeCascades: true,
-        summary: 'A Ray worker process died (its own log says why)',
-        says: /A worker died or was killed while executing a task by an unexpected system error|The actor died unexpectedly before finishing this task/,
-        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error"), python/ray/exceptions.py (ActorDiedError)',
+        summary: 'A Ray worker process died; Ray does not say why (its own log may)',
+        says: /A worker died or was killed while executing a task by an unexpected system error/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error")',
         example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
         atWarningLevel: 'A worker died',
       },
@@ -137,8 +150,8 @@ export const VOCABULARY: readonly Software[] = [
         kind: 'shared-memory',
         beforeCascades: true,
         summary: 'NCCL could not create its shared memory segment (/dev/shm is full or too small)',
-        says: /Error while (?:creating|attaching to) shared memory segment|failed to create shared memory file|unable to allocate shared memory/,
-        source: 'NVIDIA/nccl src/misc/shmutils.cc, src/os/linux.cc ("Error while %s shared memory segment %s (size %ld)", "Error: failed to create shared memory file %s")',
+        says: /Error while (?:creating|attaching to) shared memory segment|failed to create shared memory file|unable to allocate shared memory|Call to posix_fallocate failed/,
+        source: 'NVIDIA/nccl src/misc/shmutils.cc, src/os/linux.cc ("Error while %s shared memory segment %s (size %ld)", "Error: failed to create shared memory file %s"), src/include/shm.h (v2.7, SYSCHECK(…, "posix_fallocate") on the /dev/shm file)',
         example: 'node-3:2211:2302 [1] include/shm.h:48 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-RqWUpz (size 9637888)',
       },
       {
@@ -330,6 +343,21 @@ export const VOCABULARY: readonly Software[] = [
         source: 'open-mpi/ompi orte/tools/orterun/help-orterun.txt (v4.1)',
         example: 'ORTE was unable to reliably start one or more daemons.',
       },
+      {
+        category: 'nccl',
+        summary: 'The launcher could not reach another node of the job',
+        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: /,
+        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s")',
+        example: 'ssh: connect to host 192.168.0.119 port 12345: Connection refused',
+      },
+      {
+        category: 'nccl',
+        summary: 'The elastic rendezvous between the nodes failed',
+        says: /due to an error of type Rendezvous\w{0,40}Error/,
+        source: 'pytorch/pytorch torch/distributed/elastic/rendezvous/dynamic_rendezvous.py ("The node %s has failed to shutdown the rendezvous %s due to an error of type %s.", logged at warning level)',
+        example: "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'worker-1_17_0' has failed to shutdown the rendezvous 'none' due to an error of type RendezvousConnectionError.",
+        atWarningLevel: 'due to an error of type',
+      },
     ],
   },
   {
@@ -345,8 +373,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'import',
         summary: 'pip could not install a package the image needs',
-        says: /Could not find a (?:version|\w+) that satisfies the requirement|No matching distribution found for|ResolutionImpossible|because these package versions have conflicting dependencies/,
-        source: 'pypa/pip src/pip/_internal/index/package_finder.py ("Could not find a %s that satisfies the requirement %s", "No matching distribution found for %s"), src/pip/_internal/resolution/resolvelib/factory.py ("… because these package versions have conflicting dependencies", "ResolutionImpossible")',
+        says: /Could not find a (?:version|\w+) that satisfies the requirement|No matching distribution found for|ResolutionImpossible|because these package versions have conflicting dependencies|The conflict is caused by:/,
+        source: 'pypa/pip src/pip/_internal/index/package_finder.py ("Could not find a %s that satisfies the requirement %s", "No matching distribution found for %s"), src/pip/_internal/resolution/resolvelib/factory.py ("… because these package versions have conflicting dependencies", "The conflict is caused by:", "ResolutionImpossible")',
         example: 'ERROR: Could not find a version that satisfies the requirement flash-attn==9.9 (from versions: none)',
       },
       {
@@ -377,10 +405,18 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'config',
+        kind: 'report',
         summary: 'The container runtime could not start the container',
         says: /OCI runtime (?:create|exec|start) failed|unable to start container process|error during container init/,
         source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"), libcontainer/process_linux.go ("error during container init")',
-        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "python3": executable file not found in $PATH: unknown',
+        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/data" to rootfs at "/mnt/data": flags: 0x5000: not a directory: unknown',
+      },
+      {
+        category: 'config',
+        summary: 'The project quota admits no pod without resource limits: the spec must set them',
+        says: /failed quota: \S{1,253}: must specify/,
+        source: 'kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go ("failed quota: %s: must specify %s")',
+        example: 'create Pod jenkins-0 in StatefulSet jenkins failed error: pods "jenkins-0" is forbidden: failed quota: compute-resources: must specify limits.cpu for: config-reload',
       },
       {
         category: 'config',
@@ -422,8 +458,7 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'data-path',
-        transient: true,
-        summary: 'The data or model source could not be reached (network, DNS or a server error)',
+        summary: 'The data or model source could not be reached (network or DNS)',
         says: /Could not connect to the endpoint URL|(?:Read|Connect) timeout on endpoint URL|Couldn't reach '[^']{1,300}' on the Hub|Couldn't reach the Hugging Face Hub|Server Disconnected|We couldn't connect to '[^']{1,300}' to load this file/,
         source: 'boto/botocore botocore/exceptions.py (EndpointConnectionError, ReadTimeoutError, ConnectTimeoutError); huggingface/datasets src/datasets/load.py ("Couldn\'t reach \'%s\' on the Hub"); huggingface/transformers src/transformers/utils/hub.py ("We couldn\'t connect to \'%s\' to load this file")',
         example: 'botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-east-1.amazonaws.com/models/llama/config.json"',

@@ -39,6 +39,46 @@ describe('evidence from the lines after the chosen one', () => {
 
 });
 
+describe('a line that only reports', () => {
+  it('gives its place to the detail that states why: an abort before the CUDA error that caused it', () => {
+    const r = triageText(
+      [
+        '(RayWorkerVllm pid=7046) Fatal Python error: Aborted',
+        '(RayWorkerVllm pid=7046) Thread 0x00007f (most recent call first):',
+        '[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+      ].join('\n'),
+    );
+    expect(r).toMatchObject({ category: 'cuda', firstError: { lineNumber: 3 } });
+    expect(r.firstError?.context[0]).toContain('Fatal Python error');
+  });
+
+  it("takes the NVIDIA hook's error under the container runtime's report for cuda, and shows it", () => {
+    const r = triageText(
+      [
+        "docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'",
+        'nvidia-container-cli: initialization error: driver rpc error: failed to process request: unknown.',
+      ].join('\n'),
+    );
+    expect(r).toMatchObject({ category: 'cuda', firstError: { lineNumber: 2 } });
+  });
+
+  it('takes the retry verdict from a detail of the same kind: a 429 on the wrapped line after the failed pull', () => {
+    const r = triageText(
+      [
+        'Warning  Failed     76s   kubelet   Failed to pull image "busybox": rpc error: code = Unknown',
+        'desc = failed to pull and unpack image "docker.io/library/busybox:latest": failed to copy: httpReadSeeker: failed open:',
+        '429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.',
+      ].join('\n'),
+    );
+    expect(r).toMatchObject({ category: 'image-pull', transient: true, firstError: { lineNumber: 1 } });
+  });
+
+  it('takes a bus error (SIGBUS) for shared memory, as in a container it nearly always is', () => {
+    expect(triageText('ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) local_rank: 0 (pid: 37386) of binary: /usr/bin/python\n').category).toBe('host-oom');
+    expect(triageText('step 9\n', { exitCode: 135 }).category).toBe('host-oom');
+  });
+});
+
 describe('evidence from chained exceptions', () => {
   it('keeps the Python root cause as the line and takes the kind its wrapper names when the root names none', () => {
     const r = triageText(

@@ -54,7 +54,7 @@ const CASES: Record<string, Case> = {
     ],
     line: 2,
     category: 'data-path',
-    transient: true,
+    transient: false,
   },
   'chmod on a read-only mount in an entrypoint script': {
     log: ['+ cp /config/run.sh /workspace/run.sh', "chmod: changing permissions of '/workspace/run.sh': Read-only file system"],

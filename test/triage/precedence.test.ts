@@ -25,7 +25,7 @@ const CASES: Record<string, Row[]> = {
   ],
   'shared memory exhausted': [
     { line: line('nccl'), evidence: [item('detail', 'gpu-oom'), item('chain', 'host-oom', { kind: 'shared-memory' })], category: 'host-oom' },
-    { line: line('crash', TIER.secondary), evidence: [item('detail', 'host-oom', { kind: 'shared-memory' })], hints: { exitCode: 135 }, category: 'host-oom' },
+    { line: line('crash', TIER.secondary), evidence: [item('detail', 'host-oom', { kind: 'shared-memory' })], hints: { exitCode: 139 }, category: 'host-oom' },
   ],
   'out of memory': [
     { line: line('nccl'), evidence: [item('detail', 'gpu-oom'), item('detail', 'cuda')], category: 'gpu-oom' },
