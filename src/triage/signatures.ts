@@ -44,7 +44,7 @@ const PREFILTER_ANCHORS = [
   // Failures in the vocabulary (vocabulary.ts) whose words are none of the above: the kubelet's
   // pull back-off, Ray's lost node, XLA's cuDNN check (a glog E-line), a read-only mount, a
   // gated Hugging Face model.
-  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted', 'conflict is caused',
+  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted', 'conflict is caused', 'invalid reference', 'not compatible with the current', 'unable to complete a tcp',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -121,11 +121,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g),
   levelNear(60, /(?<!NCCL )\bWARN(?:ING)?\b/g),
   /^\[[IW]\d{0,4}[\s\d]|^[IW]\d{4} \d\d:\d\d/, // glog / c10 info and warning lines
+  /^[\d:. -]{8,40}: [IW] [\w./-]{1,200}:\d{1,6}\]/, // TensorFlow and XLA's own: `2023-01-01 10:00:00.000: W tensorflow/…/dso_loader.cc:64]`
   /level=(?:info|debug|warn)|"level"\s*:\s*"(?:info|debug|warn)/i,
   /\b[A-Z]\w*Warning\b:|^\s*warnings\.warn\(/,
   /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)\s*\d+|resum(?:e|ing) (?:the )?download/i,
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
-  /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
+  /(?<!-)\b(?:0|no|zero|without) (?:errors?|failures?)\b/i, // not "non-zero error code"
   /^Exception raised from |^frame #\d+:/,
   // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
   // Also as UTF-8 bytes read as latin1, how a byte stream is scanned. (│ ╭ ╰ escaped: see SOURCE_LINE.)
@@ -139,9 +140,9 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
  * failed ops, Horovod's shutdown, PyTorch finding the driver too old for its CUDA. The level
  * filter would hide them, so lines like these skip it (the red herrings still apply).
  */
-const WARNED = VOCABULARY_ENTRIES.filter((e) => e.atWarningLevel !== undefined);
+const WARNED = VOCABULARY_ENTRIES.filter((e) => e.evenInNoise !== undefined);
 const LOGGED_AS_WARNING = new RegExp(['OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old', ...WARNED.map((e) => e.says.source)].join('|'));
-const WARNING_WORDS = ['OP_REQUIRES', 'Horovod', 'too old', ...WARNED.map((e) => e.atWarningLevel as string)];
+const WARNING_WORDS = ['OP_REQUIRES', 'Horovod', 'too old', ...WARNED.map((e) => e.evenInNoise as string)];
 
 function loggedAsWarning(text: string): boolean {
   return WARNING_WORDS.some((w) => text.includes(w)) && LOGGED_AS_WARNING.test(text);
@@ -157,7 +158,7 @@ export const CASCADES: readonly Signature[] = [
   { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
   // A mere mention: any specific cascade (a -9 exit code, a watchdog timeout) says more.
   { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
-  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by remote peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
+  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by (?:remote )?peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
   { category: 'nccl', summary: 'Horovod or MPI stopped the job after a rank failed (see that rank\'s error)', pattern: /Horovod has been shut down|Horovod detected that one or more processes exited|mpirun detected that one or more processes exited|MPI_ABORT was invoked|An error occurred in MPI_\w+/ },
   { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
@@ -198,7 +199,9 @@ const GENERIC: readonly Signature[] = [
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
   { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: Killed|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
-  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
+  // Not a plain retry: the guide retries scheduling and service failures, and a failing link
+  // needs the network fixed (or the job moved off the node) first.
+  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
   { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
   { category: 'cuda', summary: 'The CUDA libraries in the image do not match the GPU or its driver', pattern: /provided PTX was compiled with an unsupported toolchain|no kernel image is available/i },

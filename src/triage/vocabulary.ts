@@ -34,10 +34,11 @@ export interface VocabularyEntry {
   /** Counts only as a secondary error: a banner or a report that is not always fatal. */
   secondary?: boolean;
   /**
-   * The program logs this failure at warning level, which the noise filter would hide; a line
-   * holding this literal skips the level filter (signatures.ts LOGGED_AS_WARNING).
+   * A line holding this literal is the failure even where the noise filter would drop it: the
+   * program logs it at warning level, or its message ends in "no error" (signatures.ts
+   * LOGGED_AS_WARNING).
    */
-  atWarningLevel?: string;
+  evenInNoise?: string;
 }
 
 export interface Software {
@@ -62,8 +63,8 @@ export const VOCABULARY: readonly Software[] = [
         category: 'image-pull',
         transient: true,
         summary: 'The registry was temporarily unavailable while the image was pulled (HTTP 5xx or 429)',
-        says: /unexpected status(?: code \S{1,2048}| from [A-Z]{3,7} request to \S{1,2048})?: (?:5\d\d|429)\b/,
-        source: 'containerd/containerd core/remotes/errors/errors.go ("unexpected status from %s request to %s: %s"; v1.6 remotes/errors/errors.go "unexpected status: %s", remotes/docker/fetcher.go "unexpected status code %v: %v")',
+        says: /unexpected status(?: code \S{1,2048}| from [A-Z]{3,7} request to \S{1,2048})?: (?:5\d\d|429)\b|received unexpected HTTP status: (?:5\d\d|429)\b/,
+        source: 'containerd/containerd core/remotes/errors/errors.go ("unexpected status from %s request to %s: %s"; v1.6 remotes/errors/errors.go "unexpected status: %s", remotes/docker/fetcher.go "unexpected status code %v: %v"); distribution/distribution internal/client/errors.go ("received unexpected HTTP status: %s", the registry client of Docker and Podman)',
         example: 'Failed to pull image "nvcr.io/nvidia/pytorch:24.05-py3": failed to copy: httpReadSeeker: failed open: unexpected status code https://nvcr.io/v2/nvidia/pytorch/blobs/sha256:9f2a: 502 Bad Gateway',
       },
       {
@@ -97,6 +98,14 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'image-pull',
+        secondary: true,
+        summary: "The container never started: its image cannot be pulled (the kubelet's events say why)",
+        says: /is waiting to start: trying and failing to pull image/,
+        source: 'kubernetes/kubernetes pkg/kubelet/kubelet_pods.go (validateContainerLogStatus: "container %q in pod %q is waiting to start: trying and failing to pull image", the answer of kubectl logs)',
+        example: 'Error from server (BadRequest): container "upload" in pod "upload" is waiting to start: trying and failing to pull image',
+      },
+      {
+        category: 'image-pull',
         summary: 'The kubelet backs off pulling the image',
         says: /Back-off pulling image/,
         source: 'kubernetes/kubernetes pkg/kubelet/images/image_manager.go ("Back-off pulling image %q")',
@@ -117,6 +126,25 @@ export const VOCABULARY: readonly Software[] = [
     ],
   },
   {
+    software: 'Image references and the registry API',
+    entries: [
+      {
+        category: 'image-pull',
+        summary: 'The image name is not a valid reference',
+        says: /invalid reference format|repository name (?:\(\S{1,300}\) )?must be lowercase/,
+        source: 'distribution/reference reference.go (ErrReferenceInvalidFormat "invalid reference format", ErrNameContainsUppercase "repository name must be lowercase"), normalize.go',
+        example: 'docker: invalid reference format: repository name must be lowercase.',
+      },
+      {
+        category: 'image-pull',
+        summary: "A request to the registry's API failed while the image was pulled",
+        says: /https?:\/\/[^\s"/]{1,253}\/v2\/(?:"|:|\s|$|(?:[^\s"]{1,512}\/)?(?:manifests|blobs|tags)\/)/,
+        source: 'OCI distribution spec https://github.com/opencontainers/distribution-spec/blob/main/spec.md (every registry endpoint is under /v2/: /v2/, /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>)',
+        example: 'docker: Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers).',
+      },
+    ],
+  },
+  {
     software: 'Ray',
     entries: [
       {
@@ -126,7 +154,7 @@ export const VOCABULARY: readonly Software[] = [
         says: /has been marked dead because the detector has missed too many heartbeats/,
         source: 'ray-project/ray src/ray/gcs/gcs_server/gcs_node_manager.cc ("The node with node id: %s … has been marked dead because the detector has missed too many heartbeats from it")',
         example: '2023-03-03 05:15:30,774 WARNING worker.py:1866 -- The node with node id: 9426f445 and address: 10.130.0.113 and node name: 10.130.0.113 has been marked dead because the detector has missed too many heartbeats from it.',
-        atWarningLevel: 'marked dead',
+        evenInNoise: 'marked dead',
       },
       {
         // Ray lists possible causes (the OOM killer, ray stop, a crash) without knowing which:
@@ -138,7 +166,7 @@ export const VOCABULARY: readonly Software[] = [
         says: /A worker died or was killed while executing a task by an unexpected system error/,
         source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error")',
         example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
-        atWarningLevel: 'A worker died',
+        evenInNoise: 'A worker died',
       },
     ],
   },
@@ -188,7 +216,7 @@ export const VOCABULARY: readonly Software[] = [
         says: /RESOURCE_EXHAUSTED: Out of memory while trying to allocate|ran out of memory trying to allocate/,
         source: 'openxla/xla xla/tsl/framework/bfc_allocator.cc ("Allocator (%s) ran out of memory trying to allocate %s"); XLA status RESOURCE_EXHAUSTED from the PJRT client',
         example: 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.',
-        atWarningLevel: 'ran out of memory',
+        evenInNoise: 'ran out of memory',
       },
       {
         category: 'gpu-oom',
@@ -264,6 +292,35 @@ export const VOCABULARY: readonly Software[] = [
         says: /no kernel image is available for execution on the device|invalid device function|the provided PTX was compiled with an unsupported toolchain|CUDA driver version is insufficient for CUDA runtime version|forward compatibility was attempted on non supported HW|system has unsupported display driver \/ cuda driver combination|no CUDA-capable device is detected|all CUDA-capable devices are busy or unavailable/,
         source: CUDA_RUNTIME_DOC,
         example: 'RuntimeError: CUDA error: no kernel image is available for execution on the device',
+      },
+      {
+        category: 'cuda',
+        summary: 'No GPU is visible to the container, or the framework in the image was built without CUDA',
+        says: /failed call to cuInit|Torch not compiled with CUDA enabled|torch\.cuda\.is_available\(\) is False|CUDA call failed lazily at initialization|CUDA unknown error - this may be due to an incorrectly set up environment/,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (earlier tensorflow/stream_executor/cuda/cuda_driver.cc: "failed call to cuInit: %s"); pytorch/pytorch torch/cuda/__init__.py ("Torch not compiled with CUDA enabled", DeferredCudaCallError "CUDA call failed lazily at initialization with error"), torch/serialization.py ("… but torch.cuda.is_available() is False"), c10/cuda/CUDAFunctions.cpp ("CUDA unknown error - this may be due to an incorrectly set up environment")',
+        example: '2022-03-11 16:52:36.058206: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected',
+      },
+      {
+        category: 'cuda',
+        summary: 'The NVIDIA driver libraries were not mounted into the container (no GPU runtime)',
+        says: /lib(?:cuda|nvidia-ml)\.so(?:\.1)?: cannot open shared object file/,
+        source: 'NVIDIA/libnvidia-container src/nvc_info.c (the driver libraries the NVIDIA hook mounts from the host, libcuda.so and libnvidia-ml.so among them)',
+        example: 'ImportError: libcuda.so.1: cannot open shared object file: No such file or directory',
+      },
+      {
+        category: 'cuda',
+        summary: 'The GPU is too old for what the image runs (its compute capability)',
+        says: /Bfloat16 is only supported on GPUs with compute capability|FlashAttention only supports Ampere GPUs or newer|GET was unable to find an engine to execute this computation|ptxas exited with non-zero error code/,
+        source: 'vllm-project/vllm vllm/v1/worker/gpu_worker.py ("Bfloat16 is only supported on GPUs with compute capability of at least 8.0"); Dao-AILab/flash-attention csrc/flash_attn/flash_api.cpp ("FlashAttention only supports Ampere GPUs or newer."); pytorch/pytorch aten/src/ATen/native/cudnn/Conv_v8.cpp ("GET was unable to find an engine to execute this computation"); openxla/xla xla/stream_executor/cuda/subprocess_compilation.cc ("ptxas exited with non-zero error code")',
+        example: 'ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.',
+      },
+      {
+        category: 'cuda',
+        secondary: true,
+        summary: 'The GPU is newer than the CUDA build of PyTorch in the image supports',
+        says: /with CUDA capability sm_\d{2,3} is not compatible with the current PyTorch installation/,
+        source: 'pytorch/pytorch torch/cuda/__init__.py (_check_capability: "%s with CUDA capability sm_%d%d is not compatible with the current PyTorch installation.")',
+        example: 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.',
       },
       {
         category: 'cuda',
@@ -352,11 +409,42 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'nccl',
+        beforeCascades: true,
+        summary: 'The InfiniBand network between ranks failed (a work completion with an error status)',
+        says: /NET\/IB ?: Got completion from peer \S{1,300} with status=/,
+        source: 'NVIDIA/nccl src/transport/net_ib/p2p.cc ("NET/IB: Got completion from peer %s with status=%s(%d) …")',
+        example: 'node-1:123:456 [0] transport/net_ib.cc:1235 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<41234> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=2 len=0 vendor err 129 (Send)',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: "The ranks could not meet through torch.distributed's store or sockets",
+        says: /\bDistStoreError\b|waiting for clients\. \d+\/\d+ clients joined|The client socket has timed out after|The server socket has failed to (?:listen|bind)|store based barrier|retrieving ncclUniqueId from \[\d+\] via c10d key-value store/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp ("The client socket has timed out after %s while trying to connect to %s", "The server socket has failed to listen on any local network address"), torch/csrc/distributed/c10d/TCPStore.cpp ("Timed out after %d seconds waiting for clients. %d/%d clients joined."), torch/distributed/distributed_c10d.py ("Timed out initializing process group in store based barrier"), torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp ("… is setting up NCCL communicator and retrieving ncclUniqueId from [%d] via c10d key-value store")',
+        example: 'torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
+      },
+      {
+        category: 'nccl',
+        summary: 'Gloo could not connect the ranks',
+        says: /Gloo connectFullMesh failed/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupGloo.cpp ("Gloo connectFullMesh failed with %s", where the cause may read "no error")',
+        example: 'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
+        evenInNoise: 'connectFullMesh failed',
+      },
+      {
+        category: 'nccl',
+        summary: 'mpirun could not connect its processes over TCP',
+        says: /A process or daemon was unable to complete a TCP connection/,
+        source: 'open-mpi/ompi orte/mca/oob/tcp/oob_tcp_connection.c (v4.1)',
+        example: 'A process or daemon was unable to complete a TCP connection to another process:',
+      },
+      {
+        category: 'nccl',
         summary: 'The elastic rendezvous between the nodes failed',
         says: /due to an error of type Rendezvous\w{0,40}Error/,
         source: 'pytorch/pytorch torch/distributed/elastic/rendezvous/dynamic_rendezvous.py ("The node %s has failed to shutdown the rendezvous %s due to an error of type %s.", logged at warning level)',
         example: "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'worker-1_17_0' has failed to shutdown the rendezvous 'none' due to an error of type RendezvousConnectionError.",
-        atWarningLevel: 'due to an error of type',
+        evenInNoise: 'due to an error of type',
       },
     ],
   },
