@@ -114,6 +114,25 @@ export const VOCABULARY: readonly Software[] = [
     ],
   },
   {
+    software: 'Queues and autoscalers',
+    entries: [
+      {
+        category: 'scheduling',
+        summary: 'The queue has no quota left for the workload (it waits for quota)',
+        says: /couldn't assign flavors to pod set|insufficient unused quota for \S{1,253} in flavor|is inadmissible/,
+        source: 'kubernetes-sigs/kueue pkg/scheduler/flavorassigner/flavorassigner.go ("couldn\'t assign flavors to pod set %s", "insufficient unused quota for %s in flavor %s, %s more needed")',
+        example: "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 8 more needed",
+      },
+      {
+        category: 'scheduling',
+        summary: 'Ray has no node type that can hold the requested resources',
+        says: /No available node types can fulfill resource request|There are tasks with infeasible resource requests/,
+        source: 'ray-project/ray python/ray/autoscaler/_private/autoscaler.py ("Error: No available node types can fulfill resource request %s. Add suitable node types to this cluster to resolve this issue."), the raylet\'s infeasible-task warning',
+        example: "(autoscaler) Error: No available node types can fulfill resource request {'GPU': 8.0, 'CPU': 8.0}",
+      },
+    ],
+  },
+  {
     software: 'Volume mounts',
     entries: [
       {
@@ -460,6 +479,20 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'import',
+        summary: 'Code in the image uses a NumPy alias that the installed NumPy removed',
+        says: /module 'numpy' has no attribute '/,
+        source: 'numpy/numpy numpy/__init__.py (__getattr__: "module \'numpy\' has no attribute \'{n}\'", for the aliases removed in NumPy 1.24 and 2.0)',
+        example: "AttributeError: module 'numpy' has no attribute 'object'.",
+      },
+      {
+        category: 'import',
+        summary: 'A transformers module failed to import (its own traceback says which package)',
+        says: /Failed to import transformers\.\S{1,200} because of the following error/,
+        source: 'huggingface/transformers src/transformers/utils/import_utils.py (_LazyModule: "Failed to import %s because of the following error (look up to see its traceback)")',
+        example: 'RuntimeError: Failed to import transformers.models.llama.modeling_llama because of the following error (look up to see its traceback):',
+      },
+      {
+        category: 'import',
         summary: 'pip could not install a package the image needs',
         says: /Could not find a (?:version|\w+) that satisfies the requirement|No matching distribution found for|ResolutionImpossible|because these package versions have conflicting dependencies|The conflict is caused by:/,
         source: 'pypa/pip src/pip/_internal/index/package_finder.py ("Could not find a %s that satisfies the requirement %s", "No matching distribution found for %s"), src/pip/_internal/resolution/resolvelib/factory.py ("… because these package versions have conflicting dependencies", "The conflict is caused by:", "ResolutionImpossible")',
@@ -505,6 +538,20 @@ export const VOCABULARY: readonly Software[] = [
         says: /failed quota: \S{1,253}: must specify/,
         source: 'kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go ("failed quota: %s: must specify %s")',
         example: 'create Pod jenkins-0 in StatefulSet jenkins failed error: pods "jenkins-0" is forbidden: failed quota: compute-resources: must specify limits.cpu for: config-reload',
+      },
+      {
+        category: 'config',
+        summary: 'The distributed launch variables are missing (started without a launcher)',
+        says: /environment variable \S{1,40} expected, but not set/,
+        source: 'pytorch/pytorch torch/distributed/rendezvous.py ("Error initializing torch.distributed using env:// rendezvous: environment variable %s expected, but not set")',
+        example: 'ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set',
+      },
+      {
+        category: 'config',
+        summary: "The pod's security context does not fit the image",
+        says: /container has runAsNonRoot and image will run as root|container has runAsNonRoot and image has non-numeric user/,
+        source: 'kubernetes/kubernetes pkg/kubelet/kuberuntime/security_context_others.go (verifyRunAsNonRoot)',
+        example: 'Error: container has runAsNonRoot and image will run as root (pod: "train-0_team(1234)", container: main)',
       },
       {
         category: 'config',
@@ -557,6 +604,20 @@ export const VOCABULARY: readonly Software[] = [
         says: /RepositoryNotFoundError|RevisionNotFoundError|(?:Remote|Local)?EntryNotFoundError|Repository Not Found for url|Revision Not Found for url|Entry Not Found for url|Cannot find the requested files in the disk cache|cannot find the requested files in the local cache|OfflineModeIsEnabled/,
         source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (RepositoryNotFoundError, RevisionNotFoundError, EntryNotFoundError, LocalEntryNotFoundError, OfflineModeIsEnabled), src/huggingface_hub/utils/_http.py ("Repository Not Found for url: %s"), src/huggingface_hub/file_download.py',
         example: 'huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6602c3a7) Repository Not Found for url: https://huggingface.co/org/missing-model/resolve/main/config.json.',
+      },
+      {
+        category: 'data-path',
+        summary: 'The object does not exist in the bucket',
+        says: /An error occurred \((?:404|NoSuchKey|NoSuchBucket|NotFound)\) when calling the \w{1,80} operation|google\.api_core\.exceptions\.NotFound/,
+        source: 'boto/botocore botocore/exceptions.py (ClientError "An error occurred ({error_code}) when calling the {operation_name} operation: {error_message}"; S3 codes NoSuchKey, NoSuchBucket: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); googleapis/python-api-core google/api_core/exceptions.py (NotFound, HTTP 404)',
+        example: 'botocore.exceptions.ClientError: An error occurred (404) when calling the HeadObject operation: Not Found',
+      },
+      {
+        category: 'data-path',
+        summary: 'The model is neither a local directory nor a model on the Hub, or its weights are missing',
+        says: /is not a local folder and is not a valid model identifier|Error no file named .{1,600}? found in directory|\bHfHubHTTPError\b/,
+        source: 'huggingface/transformers src/transformers/utils/hub.py ("%s is not a local folder and is not a valid model identifier listed on \'https://huggingface.co/models\'"), src/transformers/modeling_utils.py ("Error no file named %s found in directory %s"); huggingface/huggingface_hub src/huggingface_hub/errors.py (HfHubHTTPError)',
+        example: "OSError: bert-base-uncasedd is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'",
       },
       {
         category: 'data-path',
