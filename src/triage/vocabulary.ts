@@ -444,9 +444,9 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'nccl',
-        summary: 'Gloo could not connect the ranks',
-        says: /Gloo connectFullMesh failed/,
-        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupGloo.cpp ("Gloo connectFullMesh failed with %s", where the cause may read "no error")',
+        summary: 'Gloo could not connect the ranks, or a peer stopped answering',
+        says: /Gloo connectFullMesh failed|Timed out waiting \d+ms for (?:send|recv) operation to complete/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupGloo.cpp ("Gloo connectFullMesh failed with %s", where the cause may read "no error"); facebookincubator/gloo gloo/transport/tcp/unbound_buffer.cc, gloo/transport/ibverbs/unbound_buffer.cc ("Timed out waiting %dms for recv operation to complete")',
         example: 'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
         evenInNoise: 'connectFullMesh failed',
       },
