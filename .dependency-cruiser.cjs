@@ -6,9 +6,11 @@
 /** Modules that take values and return values: no clock, network, disk or process. */
 const PURE = [
   '^src/model\\.ts$',
+  '^src/keys\\.ts$',
   '^src/lifecycle/',
   '^src/triage/',
   '^src/messages/',
+  '^src/recovery/',
   '^src/cluster/normalize\\.ts$',
   '^src/maintenance/(plan|window|expand|series|span|timezones|parse|feed-text|skip-ahead)\\.ts$',
 ];

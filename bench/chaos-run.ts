@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import YAML from 'yaml';
+import { alertKey } from '../src/keys.js';
+import type { LifecycleState } from '../src/model.js';
 import { startFakeKube, type FakeKube } from '../src/sim/kube-apiserver.js';
 import { SlackSimulator } from '../src/sim/slack.js';
 import { assess, recordAccepted, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
@@ -70,6 +72,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   for (let i = 0; i < sizes.owners; i++) slack.addUser({ id: ownerSlackId(i), name: ownerUser(i), email: `${ownerUser(i)}@${EMAIL_DOMAIN}`, real_name: `User ${i}` });
   for (let p = 0; p < sizes.projects; p++) {
     slack.addChannel(projectChannel(p), `${projectName(p)}-alerts`);
+    slack.inviteBot(projectChannel(p));
     kube.addNamespace(`runai-${projectName(p)}`, { 'runai/queue': projectName(p) });
   }
   for (const w of plan.workloads) {
@@ -188,7 +191,7 @@ function explainLost(storePath: string, lost: string[]): Record<string, number> 
     const queued = db.prepare('SELECT attempts FROM outbox WHERE key = ?');
     for (const name of lost) {
       const w = workload.get(name) as { uid: string; state: string } | undefined;
-      const key = w && `wl:${w.uid}:${w.state}`;
+      const key = w && alertKey(w.uid, w.state as LifecycleState);
       const told = key ? (ledger.get(key) as { recipient: string; ts: string | null } | undefined) : undefined;
       const reason = !w
         ? 'workload unknown to the store'

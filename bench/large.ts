@@ -221,6 +221,7 @@ async function burstTiers(sizes: LargeSizes, report: Report, progress: Progress)
   const kube = await startFakeKube();
   const slack = await SlackSimulator.start({ rateTiers: true });
   slack.addChannel('C0OPS', 'runai-ops');
+  slack.inviteBot('C0OPS');
   const workloads = populate(kube, { workloads: sizes.burstWorkloads, podsPerWorkload: 1, owners: sizes.burstOwners });
   addOwners(slack, sizes.burstOwners);
   const bot = await startBenchBot(kube, slack, { slack: { opsChannel: 'C0OPS' } });

@@ -244,6 +244,7 @@ async function benchBurstOf(sizes: Sizes, report: Report): Promise<void> {
   const kube = await startFakeKube();
   const slack = await SlackSimulator.start({ rateTiers: SLACK_TIERS });
   slack.addChannel('C0OPS', 'runai-ops');
+  slack.inviteBot('C0OPS');
   const workloads = populate(kube, { workloads: sizes.burstWorkloads, podsPerWorkload: 1, owners: sizes.burstOwners });
   addOwners(slack, sizes.burstOwners);
   const bot = await startBenchBot(kube, slack, { slack: { opsChannel: 'C0OPS' } });

@@ -7,6 +7,7 @@ import cron from 'node-cron';
 import parseDurationMs from 'parse-duration';
 import YAML from 'yaml';
 import { z } from 'zod';
+import type { ProxySettings } from './lib/proxy.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -243,6 +244,8 @@ export interface Secrets {
   kubeconfig?: string;
   /** PostgreSQL URL for the store when `store.url` is not set (it may carry a password). */
   databaseUrl?: string;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY (or lower-case): how Slack and the feed are reached (a proxy URL may carry a password). */
+  proxy: ProxySettings;
 }
 
 export interface Config extends Omit<FileConfig, 'clusters'> {
@@ -319,11 +322,36 @@ function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
     slackApiUrl: value('SLACK_API_URL'),
     kubeconfig: value('KUBECONFIG'),
     databaseUrl: value('DATABASE_URL'),
+    proxy: proxySettingsFromEnv(env),
   };
 }
 
-function crossChecks(config: Config): string[] {
+/** The proxy variables as curl and undici read them: the lower-case name first, then the upper-case one. */
+export function proxySettingsFromEnv(env: Record<string, string | undefined>): ProxySettings {
+  const either = (name: string) => env[name.toLowerCase()]?.trim() || env[name]?.trim() || undefined;
+  return { httpProxy: either('HTTP_PROXY'), httpsProxy: either('HTTPS_PROXY'), noProxy: either('NO_PROXY') };
+}
+
+/** A proxy URL the bot cannot use, named by its variable; never echoes the value (it may hold a password). */
+export function proxyProblems(proxy: ProxySettings): string[] {
   const problems: string[] = [];
+  for (const [name, url] of [['HTTPS_PROXY', proxy.httpsProxy], ['HTTP_PROXY', proxy.httpProxy]] as const) {
+    if (url === undefined) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      problems.push(`${name}: must be the proxy's http:// or https:// URL, such as http://proxy.example.org:3128 (or ${name.toLowerCase()}; unset it to connect directly)`);
+    }
+  }
+  return problems;
+}
+
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [...proxyProblems(config.secrets.proxy)];
   if (config.maintenance && !config.maintenance.channel) {
     problems.push('maintenance.channel: required when maintenance.feed is set (where reminders are posted)');
   }

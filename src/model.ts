@@ -101,7 +101,19 @@ export interface Workload {
  * `clusters:` existed keeps its keys. `/` cannot occur in a Kubernetes uid or a cluster name.
  */
 export function workloadId(workload: { uid: string; cluster?: string }): string {
-  return workload.cluster ? `${workload.cluster}/${workload.uid}` : workload.uid;
+  return workload.cluster ? workloadIdPrefix(workload.cluster) + workload.uid : workload.uid;
+}
+
+/** What workloadId() puts before the uid of a workload in the named cluster `cluster`. */
+export function workloadIdPrefix(cluster: string): string {
+  return `${cluster}/`;
+}
+
+/** workloadId() read back: `cluster/uid` or a bare uid (`/` occurs in neither part). */
+export function splitWorkloadId(id: string | undefined): { cluster?: string; uid?: string } {
+  if (!id) return {};
+  const slash = id.indexOf('/');
+  return slash === -1 ? { uid: id } : { cluster: id.slice(0, slash), uid: id.slice(slash + 1) };
 }
 
 /** A change of lifecycle state noticed by the bot. */

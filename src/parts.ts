@@ -13,6 +13,7 @@ import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import { ClusterWatch } from './cluster/cluster-watch.js';
 import { Late } from './lib/late.js';
+import { fetchThrough, proxyDispatcher } from './lib/proxy.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -107,7 +108,9 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
   const normalize = (namespace: string) => normalizeIn(namespace, undefined);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
-  const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: one way out for Slack and the feed (the kube API uses each kubeconfig's proxy-url).
+  const egress = proxyDispatcher(config.secrets.proxy);
+  const slackApp = createSlackApp({ config, log, announce, dispatcher: egress, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
   const gateway = new SlackGateway(slackApp.app.client);
   const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
   // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
@@ -184,7 +187,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
   );
   const maintenance = config.maintenance
     ? new MaintenanceService({
-        fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now }),
+        fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now, ...(egress ? { fetch: fetchThrough(egress) } : {}) }),
         ledger: new StoreMaintenanceLedger(store),
         ...maintenanceDelivery({ store, queued: () => outbox.kick(), owners, now, log: log.child({ component: 'maintenance' }) }),
         runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),

@@ -23,6 +23,18 @@ describe('config', () => {
     expect(problemsOf(() => parseConfig({}, { DATABASE_URL: 'sqlite:///x.db' })).join('\n')).toMatch(/DATABASE_URL: must be a postgres/);
   });
 
+  it('reads the proxy variables as curl and undici do, lower-case first, and refuses one that is not an http(s) URL without echoing it', () => {
+    expect(parseConfig({}, {}).secrets.proxy).toEqual({ httpProxy: undefined, httpsProxy: undefined, noProxy: undefined });
+    const env = { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:3128', NO_PROXY: '127.0.0.1, .svc' };
+    expect(parseConfig({}, env).secrets.proxy).toEqual({ httpsProxy: 'http://lower:3128', httpProxy: 'http://plain:3128', noProxy: '127.0.0.1, .svc' });
+    const problems = problemsOf(() => parseConfig({}, { HTTPS_PROXY: 'socks5://u:secret@proxy:1080', http_proxy: 'proxy.example.org:3128' }));
+    expect(problems).toEqual([
+      expect.stringMatching(/^HTTPS_PROXY: must be the proxy's http:\/\/ or https:\/\/ URL/),
+      expect.stringMatching(/^HTTP_PROXY: must be the proxy's http:\/\/ or https:\/\/ URL/),
+    ]);
+    expect(problems.join('\n')).not.toContain('secret');
+  });
+
   it('accepts the example of the foundation issue and converts durations and sizes', () => {
     const config = parseConfig({
       slack: { mode: 'http', port: 3100, fallbackChannel: 'C0123' },
@@ -59,6 +71,12 @@ describe('config', () => {
     expect(text).toMatch(/^cluster\.pollIntervalSeconds: /m);
     expect(text).toMatch(/^alerts\.pendingAfter: "30" is not a duration/m);
     expect(text).toMatch(/^typo: unknown key/m);
+  });
+
+  it('refuses a schedule that is not a cron expression, naming its key', () => {
+    const text = problemsOf(() => parseConfig({ cleanup: { cron: 'every monday' }, maintenance: { feed: 'x.ics', channel: 'C0MAINT', refreshCron: '61 * * * *' } })).join('\n');
+    expect(text).toMatch(/^cleanup\.cron: "every monday" is not a cron expression/m);
+    expect(text).toMatch(/^maintenance\.refreshCron: "61 \* \* \* \*" is not a cron expression/m);
   });
 
   it('requires a maintenance channel and a real time zone when a feed is configured', () => {

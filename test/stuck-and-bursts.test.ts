@@ -15,6 +15,7 @@ describe('stuck workloads and bursts', () => {
   let clock: Date;
   const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0OPS', 'runai-ops');
+    slack.inviteBot('C0OPS');
     kube.addNamespace(ns('genai'), { 'runai/queue': 'genai' });
     clock = new Date();
   });

@@ -6,12 +6,13 @@
  * generation ends with each recovery message.
  */
 import type { Logger } from 'pino';
+import { archiveProblemKey, archiveRecoveredKey, KEY_PREFIX } from '../keys.js';
 import type { LedgerStore, OutboxStore } from '../store/port.js';
 import { buildArchiveProblemMessage, buildArchiveRecoveredMessage } from '../messages/archive-problem.js';
 import type { ArchiveResult, StorageProblem } from './archive.js';
 
 export interface ArchiveProblemReporterOptions {
-  store: LedgerStore & OutboxStore;
+  store: Pick<LedgerStore, 'wasSent' | 'ledgerKeys'> & Pick<OutboxStore, 'enqueue' | 'isQueued'>;
   /** slack.opsChannel; without it problems are only logged. */
   opsChannel?: string;
   /** archive.dir, named in the messages. */
@@ -22,7 +23,6 @@ export interface ArchiveProblemReporterOptions {
 }
 
 const PROBLEM_KINDS: readonly StorageProblem['kind'][] = ['disk-full', 'unwritable', 'io-error'];
-const RECOVERED = 'archive:recovered:';
 
 export class ArchiveProblemReporter {
   /** Reports run one at a time: each reads the generation the one before it may have ended. */
@@ -46,7 +46,7 @@ export class ArchiveProblemReporter {
     const generation = await this.generation();
     if (result.storage) {
       const message = buildArchiveProblemMessage({ problem: result.storage, dir, workload });
-      const key = problemKey(result.storage.kind, generation);
+      const key = archiveProblemKey(result.storage.kind, generation);
       if (await store.enqueue({ key, kind: 'archive-problem', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
         log.warn({ key, problem: result.storage.kind }, 'log archive problem reported to the operators');
         this.options.queued();
@@ -54,25 +54,21 @@ export class ArchiveProblemReporter {
       return;
     }
     let reported = false;
-    for (const kind of PROBLEM_KINDS) if ((reported = await this.wasReported(problemKey(kind, generation)))) break;
+    for (const kind of PROBLEM_KINDS) if ((reported = await this.wasReported(archiveProblemKey(kind, generation)))) break;
     if (!reported) return;
     const message = buildArchiveRecoveredMessage({ dir, path: result.path });
-    if (await store.enqueue({ key: `${RECOVERED}${generation}`, kind: 'archive-recovered', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
+    if (await store.enqueue({ key: archiveRecoveredKey(generation), kind: 'archive-recovered', target: { type: 'channel', channel: opsChannel }, payload: message }, now)) {
       this.options.queued();
     }
   }
 
   /** How many recoveries were announced (or are about to be): problems after one are news again. */
   private async generation(): Promise<number> {
-    const announced = (await this.options.store.ledgerKeys(RECOVERED)).size;
-    return (await this.options.store.isQueued(`${RECOVERED}${announced}`)) ? announced + 1 : announced;
+    const announced = (await this.options.store.ledgerKeys(KEY_PREFIX.archiveRecovered)).size;
+    return (await this.options.store.isQueued(archiveRecoveredKey(announced))) ? announced + 1 : announced;
   }
 
   private async wasReported(key: string): Promise<boolean> {
     return (await this.options.store.wasSent(key)) || (await this.options.store.isQueued(key));
   }
-}
-
-function problemKey(kind: StorageProblem['kind'], generation: number): string {
-  return `archive:problem:${kind}:${generation}`;
 }

@@ -41,8 +41,25 @@ export const SAFE_RECOVERY = {
   fixApplication: 'Application errors need a corrected image, command, or data path.',
   oneChange:
     'Use status and logs before changing a configuration. When retrying, make one intentional change at a time and keep the previous image tag and command in the workload record.',
+  /** The second sentence of oneChange alone, for a resubmission held against it. */
+  oneChangeAtATime: 'When retrying, make one intentional change at a time and keep the previous image tag and command in the workload record.',
   cleanup:
     'When a workload is no longer needed, stop it and delete only disposable runtime resources. Preserve outputs, checkpoints, and reproducibility notes in approved persistent storage.',
+} as const;
+
+/**
+ * The guide's "Save application logs to persistent storage" section, quoted where the log
+ * advice (src/recovery/log-advice.ts) applies it. The guide writes a typographic apostrophe
+ * in "application\u2019s" (a right single quotation mark); it is escaped here to keep the bundle's sources within Latin-1.
+ */
+export const LOG_SAVING = {
+  pipefail: 'set -o pipefail preserves a failing application\u2019s exit status instead of reporting only the result from tee.',
+  unbuffered: 'The -u option asks Python to flush output without long buffering delays.',
+  persistentMount: 'This protects the log only when /data is the intended persistent mount. Confirm it with findmnt /data or df -h /data before the real run.',
+  noCredentials: 'Do not write credentials, access tokens, sensitive prompts, or confidential dataset values to the log.',
+  perRank: 'For distributed workloads, write a separate file per rank or let only rank 0 write the combined application log.',
+  /** The guide's own example of a log saved the right way. */
+  example: 'set -o pipefail\nmkdir -p /data/logs\npython -u train.py 2>&1 | tee -a /data/logs/train.log',
 } as const;
 
 /** The guide's "Planned maintenance" advice. */

@@ -7,6 +7,7 @@
  * A decision never says "already told": that fact lives in the ledger and outbox. It says what
  * is owed if nobody has been told yet; the caller drops what the ledger already has.
  */
+import { alertKey, stuckKey } from '../keys.js';
 import { workloadId, type LifecycleState, type Transition, type Workload } from '../model.js';
 
 /** What the bot remembers of a workload between events and across restarts. */
@@ -45,15 +46,6 @@ export interface ChangeRules {
 export interface StuckRules {
   pendingAfterMs(project: string): number;
   initializingAfterMs: number;
-}
-
-/** `id` is workloadId(): `<cluster>/<uid>` in a named cluster, so the same uid in two clusters keys apart. */
-export function alertKey(id: string, state: LifecycleState): string {
-  return `wl:${id}:${state}`;
-}
-
-export function stuckKey(id: string, state: LifecycleState): string {
-  return `wl:${id}:stuck-${state}`;
 }
 
 /**

@@ -3,7 +3,8 @@
  * settings. Pure: src/slack/home.ts gathers the input and publishes the view.
  */
 import type { HomeView } from '@slack/types';
-import type { LifecycleState, MaintenanceWindow, UserSettings, Workload } from '../model.js';
+import { parseKey } from '../keys.js';
+import type { MaintenanceWindow, UserSettings, Workload } from '../model.js';
 import { STATE_ICON } from './alert.js';
 import { context, divider, header, section, type Block } from './blocks.js';
 import { ACTION } from './ids.js';
@@ -52,13 +53,13 @@ export function buildHomeView(input: HomeInput): HomeView {
   return { type: 'home', blocks: blocks.slice(0, MAX_HOME_BLOCKS) };
 }
 
-/** Ledger keys name what was said: `wl:<workloadId>:<State>` for a workload alert (workloadId: `[cluster/]uid`). */
+/** Ledger keys name what was said (src/keys.ts): a workload's alert is listed with its state. */
 function alertLine({ entry, workload }: HomeInput['alerts'][number], now: Date): string {
   const when = `${slackDate(new Date(entry.sentAt), entry.sentAt)} (${relative(new Date(entry.sentAt), now)})`;
-  const match = /^wl:[^:]+:(\w+)$/.exec(entry.key);
-  if (match && workload) {
-    const state = match[1] as LifecycleState;
+  const said = parseKey(entry.key);
+  if (said?.kind === 'alert' && workload) {
+    const { state } = said;
     return `${STATE_ICON[state] ?? ''} ${forInlineCode(workload.name, 120)} in ${forMrkdwn(workload.project)}${onCluster(workload)} was *${forMrkdwn(state)}*, ${when}`;
   }
-  return `${forMrkdwn(entry.key.startsWith('mw:') ? 'Maintenance reminder' : 'Message')}, ${when}`;
+  return `${forMrkdwn(said?.kind === 'maintenance' ? 'Maintenance reminder' : 'Message')}, ${when}`;
 }

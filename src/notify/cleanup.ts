@@ -6,6 +6,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { cleanupKey } from '../keys.js';
 import type { LifecycleState } from '../model.js';
 import type { OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { buildCleanupDigest } from '../messages/cleanup.js';
@@ -30,13 +31,8 @@ export function staleWorkloadsByOwner(workloads: StoredWorkload[], now: Date, af
   return byOwner;
 }
 
-/** The outbox key of one owner's nudge on one (UTC) day. */
-export function cleanupKey(owner: string, now: Date): string {
-  return `cleanup:${owner}:${now.toISOString().slice(0, 10)}`;
-}
-
 export interface CleanupNudgerOptions {
-  store: WorkloadStore & OutboxStore;
+  store: Pick<WorkloadStore, 'allWorkloads'> & Pick<OutboxStore, 'enqueue'>;
   /** cleanup.after */
   afterMs: number;
   /** cleanup.cron */
@@ -54,10 +50,9 @@ export class CleanupNudger {
 
   constructor(private readonly options: CleanupNudgerOptions) {}
 
-  /** Schedules the nudges; throws when cleanup.cron is not a cron expression. */
+  /** Schedules the nudges. cleanup.cron was validated with the config (src/config.ts), the one place that names its key. */
   start(): void {
     const { cron: expression, timezone, log } = this.options;
-    if (!cron.validate(expression)) throw new Error(`cleanup.cron: "${expression}" is not a cron expression (e.g. "0 9 * * 1", Mondays at 09:00)`);
     this.task = cron.schedule(
       expression,
       async () => {

@@ -7,15 +7,13 @@
  * the same key again (a retry after a crash) sends nothing twice.
  */
 import type { Logger } from 'pino';
+import { maintenanceKey } from '../keys.js';
 import type { MaintenanceDeps } from '../maintenance/service.js';
-import type { Store } from '../store/port.js';
+import type { OutboxStore } from '../store/port.js';
 import type { OwnerDirectory } from './owners.js';
 
-/** The maintenance ledger's prefix in the shared ledger (store/maintenance-ledger.ts). */
-const LEDGER_PREFIX = 'mw:';
-
 export interface MaintenanceDeliveryOptions {
-  store: Pick<Store, 'enqueue'>;
+  store: Pick<OutboxStore, 'enqueue'>;
   /** Told that something was queued, so it goes now rather than on the outbox's next poll. */
   queued(): void;
   owners: Pick<OwnerDirectory, 'slackUserFor'>;
@@ -26,7 +24,7 @@ export interface MaintenanceDeliveryOptions {
 export function maintenanceDelivery({ store, queued, owners, now, log }: MaintenanceDeliveryOptions): Pick<MaintenanceDeps, 'post' | 'dm'> {
   // Resolves once the message is in the outbox (on disk): only then may the reminder be marked sent.
   const enqueue = async (key: string, target: { type: 'channel'; channel: string } | { type: 'user'; user: string }, payload: Parameters<MaintenanceDeps['post']>[1]) => {
-    await store.enqueue({ key: LEDGER_PREFIX + key, kind: 'maintenance', target, payload }, now());
+    await store.enqueue({ key: maintenanceKey(key), kind: 'maintenance', target, payload }, now());
     queued();
   };
   return {

@@ -34,7 +34,7 @@ const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pend
 
 export type Delivery = { action: 'send' } | { action: 'drop'; why: string } | { action: 'defer'; until: Date };
 
-export async function deliveryFor(store: PreferenceStore, userId: string, item: OutboxItem, now: Date): Promise<Delivery> {
+export async function deliveryFor(store: Pick<PreferenceStore, 'activeMutes' | 'getSettings'>, userId: string, item: OutboxItem, now: Date): Promise<Delivery> {
   if (item.target.type !== 'owner') return { action: 'send' };
   const scopes = new Set((await store.activeMutes(userId, now)).map((m) => m.scope));
   if (scopes.has(muteScope.project(item.target.project))) return { action: 'drop', why: 'project muted' };

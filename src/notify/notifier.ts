@@ -7,8 +7,9 @@
  * does not open a thousand connections to the API server.
  */
 import type { Logger } from 'pino';
+import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
-import type { Store } from '../store/port.js';
+import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { normalizeWorkload, type NormalizeOptions } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
@@ -34,7 +35,7 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader' | 'n
 }
 
 export interface NotifierOptions {
-  store: Store;
+  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
   outbox: Outbox;
   enrich: NotifierEnrichOptions;
   log: Logger;
@@ -193,7 +194,7 @@ export class Notifier implements AlertSink {
     const channel = this.options.burst.opsChannel;
     this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
     if (!channel) return;
-    const item = { key: `ops-burst:${new Date(burst.openedAt).toISOString()}`, kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
+    const item = { key: opsBurstKey(new Date(burst.openedAt)), kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
     const now = this.options.now();
     this.opsPosting = this.opsPosting
       .then(() => this.options.store.enqueue(item, now))

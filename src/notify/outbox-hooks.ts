@@ -6,13 +6,13 @@
  */
 import type { Logger } from 'pino';
 import type { Late } from '../lib/late.js';
-import type { Store } from '../store/port.js';
+import type { OutboxStore } from '../store/port.js';
 import type { Outbox } from './outbox.js';
 
 export interface OutboxHooksOptions {
   /** The outbox is built after the Slack app whose client it sends with. */
   outbox: Late<Outbox>;
-  store: Pick<Store, 'expediteOutbox'>;
+  store: Pick<OutboxStore, 'expediteOutbox'>;
   now(): Date;
   log: Logger;
   /**

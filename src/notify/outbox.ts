@@ -19,7 +19,8 @@
  *     passing `retentionMs`; a rejected token holds the whole queue instead.
  */
 import type { Logger } from 'pino';
-import type { LedgerEntry, OutboxItem, OutboxTarget, Store, StoredBurstEntry } from '../store/port.js';
+import { burstDestinationKey, mutedRecipient, parseBurstDestination } from '../keys.js';
+import type { BurstStore, HealthStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget, StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
@@ -52,7 +53,10 @@ export class SlackSendError extends Error {
 }
 
 export interface OutboxOptions {
-  store: Store;
+  store: Pick<LedgerStore, 'ledgerEntry'> &
+    Pick<OutboxStore, 'dueOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
+    Pick<BurstStore, 'burst' | 'burstEntries' | 'completeBurstRewrite' | 'dropBurst' | 'releaseBurst'> &
+    Pick<HealthStore, 'location'>;
   slack: SlackPoster;
   owners: OwnerDirectory;
   /** Channel for a project's workloads whose owner has no Slack user. */
@@ -187,10 +191,10 @@ export class Outbox {
     const userId = await this.options.owners.slackUserFor(item.target.owner);
     if (userId) {
       if ((await this.options.delivery(userId, asItem(item))).action === 'drop') return undefined;
-      return { key: `user:${userId}`, userId };
+      return { key: burstDestinationKey({ kind: 'user', user: userId }), userId };
     }
     const channel = this.channelForOwnerless(item.target);
-    return channel ? { key: `channel:${channel}:${item.target.project}` } : undefined;
+    return channel ? { key: burstDestinationKey({ kind: 'channel', channel, project: item.target.project }) } : undefined;
   }
 
   private channelForOwnerless(target: OutboxTarget): string | undefined {
@@ -244,7 +248,7 @@ export class Outbox {
         const delivery = await this.options.delivery(userId, item);
         if (delivery.action === 'drop') {
           // Recorded as handled, so it is not decided and queued again.
-          if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: `muted:${userId}`, sentAt: this.options.now().toISOString() }))) {
+          if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
             log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
           }
           return;
@@ -306,19 +310,20 @@ export class Outbox {
       await this.release(anchorKey, 'the first message was not posted (muted)');
       return;
     }
-    const userId = burst.destination.startsWith('user:') ? burst.destination.slice('user:'.length) : undefined;
+    const destination = parseBurstDestination(burst.destination);
+    const userId = destination?.kind === 'user' ? destination.user : undefined;
     const sentAt = now.toISOString();
     const muted: LedgerEntry[] = [];
     const listed: StoredBurstEntry[] = [];
     for (const e of entries) {
       // A mute set since the fold still applies: a muted workload is never listed to that person.
       const drop = !e.told && userId && (await this.options.delivery(userId, asItem({ key: e.key, ...e.item }))).action === 'drop';
-      if (drop) muted.push({ key: e.key, recipient: `muted:${userId}`, sentAt });
+      if (drop) muted.push({ key: e.key, recipient: mutedRecipient(userId), sentAt });
       else listed.push(e);
     }
     const telling = listed.filter((e) => !e.told);
     if (telling.length) {
-      const project = burst.destination.startsWith('channel:') ? burst.destination.split(':')[2] : undefined;
+      const project = destination?.kind === 'channel' ? destination.project : undefined;
       const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
       const payload = project === undefined ? message : withChannelNote(message, project);
       await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));

@@ -44,7 +44,7 @@ export class OwnerDirectory {
   constructor(
     private readonly config: OwnerConfig,
     private readonly slack: SlackDirectory,
-    private readonly store: PreferenceStore,
+    private readonly store: Pick<PreferenceStore, 'cachedSlackUser' | 'cacheSlackUser'>,
     private readonly now: () => Date,
     /** A cached answer past its TTL was used: look the owner up again in the background. */
     private readonly onStale?: (owner: string) => void,

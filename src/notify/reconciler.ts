@@ -45,7 +45,7 @@ export interface AlertSink {
 }
 
 export interface ReconcilerOptions {
-  store: WorkloadStore & LedgerStore & OutboxStore;
+  store: Pick<WorkloadStore, 'getWorkload' | 'getWorkloads' | 'putWorkload' | 'putWorkloads'> & Pick<LedgerStore, 'wasSent'> & Pick<OutboxStore, 'isQueued'>;
   log: Logger;
   now(): Date;
   /** Options for normalising a workload of this namespace (its labels name the project). */
@@ -424,7 +424,7 @@ function remembered(stored: StoredWorkload | undefined): Remembered | undefined 
   return stored && { state: stored.state as LifecycleState, stateSince: stored.stateSince, owner: stored.owner, deletedAt: stored.deletedAt };
 }
 
-function remember(store: WorkloadStore, w: Workload, memory: Remembered): Promise<void> {
+function remember(store: Pick<WorkloadStore, 'putWorkload'>, w: Workload, memory: Remembered): Promise<void> {
   return store.putWorkload(storedOf(w, memory));
 }
 

@@ -10,7 +10,7 @@ export type { UserSettings };
 
 export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true };
 
-export async function settingsOf(store: PreferenceStore, userId: string): Promise<UserSettings> {
+export async function settingsOf(store: Pick<PreferenceStore, 'getSettings'>, userId: string): Promise<UserSettings> {
   return { ...DEFAULT_SETTINGS, ...((await store.getSettings<Partial<UserSettings>>(userId)) ?? {}) };
 }
 

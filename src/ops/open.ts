@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ConfigError, storeUrl, type Config, type ResolvedCluster } from '../config.js';
 import { openConfiguredStore } from '../store/open.js';
-import type { Store } from '../store/port.js';
+import type { Store, WorkloadStore } from '../store/port.js';
 import { kubeconfigError, storeError } from './startup.js';
 
 /** A kubeconfig file, or KUBECONFIG / in-cluster credentials by default. */
@@ -104,10 +104,11 @@ export async function openStore(config: Config, log: Logger): Promise<Store> {
 
 /**
  * With named clusters, the first one listed takes over what a single-cluster bot kept (its
- * workload rows and the ledger keys about them), so moving a running bot from `cluster:` to
- * `clusters:` repeats no alert and forgets no state. A no-op once done, and without `clusters:`.
+ * workload rows and every key about them: told, queued or folded into a burst), so moving a
+ * running bot from `cluster:` to `clusters:` repeats or loses no alert and forgets no state. A
+ * no-op once done, and without `clusters:`.
  */
-export async function adoptSingleClusterStore(store: Store, config: Config, log: Logger): Promise<void> {
+export async function adoptSingleClusterStore(store: Pick<WorkloadStore, 'adoptUnnamedCluster'>, config: Config, log: Logger): Promise<void> {
   const first = config.clusters[0]?.name;
   if (!first) return;
   const moved = await store.adoptUnnamedCluster(first);

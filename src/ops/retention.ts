@@ -10,7 +10,7 @@ import { planArchivePrune, removeArchived, scanArchive } from '../archive/retent
 export const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface RetentionOptions {
-  store: HealthStore & WorkloadStore & PreferenceStore;
+  store: Pick<HealthStore, 'pruneLedger'> & Pick<WorkloadStore, 'presentWorkloadUids' | 'pruneDeletedWorkloads'> & Pick<PreferenceStore, 'pruneExpiredMutes'>;
   /** Uids of workloads the bot still sees (the watch cache): their ledger rows are kept. */
   liveWorkloads(): Iterable<string>;
   /** Ledger rows and deleted workloads are kept this long: max(lookback, cleanup.after, 30d). */

@@ -9,7 +9,7 @@ import type { NormalizeOptions } from '../cluster/normalize.js';
 import type { OwnerDirectory } from '../notify/owners.js';
 import type { WorkloadReconciler } from '../notify/reconciler.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
-import type { Store } from '../store/port.js';
+import type { LedgerStore, PreferenceStore, WorkloadStore } from '../store/port.js';
 import type { App } from './app.js';
 import * as actions from './actions.js';
 import * as commands from './commands.js';
@@ -20,7 +20,7 @@ export type WorkloadDirectory = Pick<WorkloadReconciler, 'workloads' | 'rawOf'>;
 
 export interface ListenerDeps {
   config: Config;
-  store: Store;
+  store: Pick<PreferenceStore, 'mute' | 'unmute' | 'activeMutes' | 'getSettings' | 'putSettings'> & Pick<WorkloadStore, 'getWorkload'> & Pick<LedgerStore, 'recentAlertsFor'>;
   /** Every workload of every cluster; a workload of a named cluster carries `cluster`. */
   reconciler: WorkloadDirectory;
   /**

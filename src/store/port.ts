@@ -13,11 +13,11 @@
  * admitToBurst (burst membership + its rewrite item), completeBurstRewrite, releaseBurst and
  * dropBurst each run in one transaction in every implementation.
  *
- * KEY SPACE. Keys are strings with a kind prefix: `wl:<id>:<state>` (workload alerts),
- * `burst:<anchor>` (a burst's rewrite), `ops-burst:<iso>`, `cleanup:<owner>:<day>`, `mw:<reminder>`,
- * `archive:<…>`. A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs
- * in a cluster named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a
- * config without it. So several clusters share one key space with no extra key column: the
+ * KEY SPACE. Ledger and outbox keys are strings with a kind prefix, built and parsed only in
+ * src/keys.ts (`wl:<id>:<state>`, `burst:<anchor>`, `ops-burst:<iso>`, `cleanup:<owner>:<day>`,
+ * `mw:<reminder>`, `archive:…`); the stores take their prefixes from there and never spell a key.
+ * A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs in a cluster
+ * named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a config without it. So several clusters share one key space with no extra key column: the
  * same uid in two clusters gives two ids, and the keys and rows a single-cluster bot wrote before
  * `clusters:` existed are still its keys. The workloads table is keyed by that id (its `uid`
  * column) and keeps the cluster's name in a `cluster` column ('' for the unnamed cluster), for
@@ -164,14 +164,11 @@ export interface OutboxStore {
    * longest due, then queue order.
    */
   dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
-  allOutbox(): Promise<OutboxItem[]>;
   outboxDepth(): Promise<number>;
   /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
   completeOutbox(id: number, entry: LedgerEntry): Promise<void>;
   /** Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited. */
   retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void>;
-  /** Removes queued items whose key starts with `prefix` (superseded rewrites). */
-  dropQueued(prefix: string): Promise<number>;
   dropOutbox(id: number): Promise<void>;
   /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
   replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
@@ -184,8 +181,6 @@ export type BurstAdmitted = { folded: false } | { folded: true; anchorKey: strin
 
 /** Bursts: alerts for one destination grouped into one rewritten message, persisted. */
 export interface BurstStore {
-  /** The burst still open at `now` for a destination, if any. */
-  openBurst(destination: string, now: Date): Promise<StoredBurst | undefined>;
   burst(anchorKey: string): Promise<StoredBurst | undefined>;
   /**
    * In one transaction (and serialised per destination): reads the open burst, asks `decide`
@@ -207,8 +202,6 @@ export interface BurstStore {
   dropBurst(anchorKey: string): Promise<string[]>;
   /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
   releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
-  /** Forgets bursts whose window closed and whose folded alerts were all told. */
-  pruneClosedBursts(now: Date): Promise<number>;
   /** Makes every burst rewrite due now (shutdown, tests). */
   burstRewritesDueNow(now: Date): Promise<void>;
 }
@@ -218,9 +211,6 @@ export interface WorkloadStore {
   getWorkload(uid: string): Promise<StoredWorkload | undefined>;
   /** Workloads not deleted. */
   allWorkloads(): Promise<StoredWorkload[]>;
-  workloadsOf(owner: string): Promise<StoredWorkload[]>;
-  /** Workloads of that namespace and name (deleted ones too, newest state first), in `cluster` only when given ('' : the unnamed one). */
-  workloadsNamed(namespace: string, name: string, cluster?: string): Promise<StoredWorkload[]>;
   putWorkload(w: StoredWorkload): Promise<void>;
   /**
    * Several at once, as the catch-up after a list decides them (100,000 at start): one read and
@@ -234,11 +224,13 @@ export interface WorkloadStore {
   /** Forgets workloads deleted before `before`. */
   pruneDeletedWorkloads(before: Date): Promise<number>;
   /**
-   * Gives what a single-cluster bot kept to the named cluster `name`: the unnamed cluster's
-   * workload rows (`<uid>` → `<name>/<uid>`) and the ledger keys about them (`wl:<uid>:…`,
-   * `burst:wl:<uid>:…`), in one transaction. A bot moved from `cluster:` to `clusters:` thereby
-   * neither repeats the alerts it already gave nor forgets the states it saw. Where the named
-   * row or key exists already, it wins. Returns how many workload rows moved (0 once done).
+   * Gives what a single-cluster bot kept to the named cluster `name`, in one transaction: the
+   * unnamed cluster's workload rows (`<uid>` → `<name>/<uid>`) and every key about them
+   * (keys.ts keyInCluster) in the ledger, the queued outbox items (and the anchors of rewrites),
+   * the bursts and their folded alerts (store/adoption-plan.ts). A bot moved from `cluster:` to
+   * `clusters:` thereby neither repeats nor loses an alert told, queued or folded before, nor
+   * forgets the states it saw. Where the named row or key exists already, it wins, and what was
+   * told wins over what is owed. Returns how many workload rows moved (0 once done).
    */
   adoptUnnamedCluster(name: string): Promise<number>;
 }
@@ -280,12 +272,6 @@ export interface HealthStore {
 
 export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
 
-/** The workload a ledger key is about (its workloadId()): wl:<id>:… and burst:wl:<id>:…; undefined for others. */
-export function workloadUidOfKey(key: string): string | undefined {
-  const match = /(?:^|:)wl:([^:]+):/.exec(key);
-  return match?.[1];
-}
-
 /**
  * The order in which due items are sent, lowest first, by kind. When a node dies and hundreds of
  * owners must hear at once through Slack's rate limits, each owner's first alert (the burst
@@ -319,10 +305,3 @@ export const OUTBOX_PRIORITY_SQL = `CASE
      WHEN kind IN ('failed', 'stopped', 'completed') THEN ${OUTBOX_PRIORITY.alert}
      WHEN kind = 'cleanup' THEN ${OUTBOX_PRIORITY.nudge}
      ELSE ${OUTBOX_PRIORITY.other} END`;
-
-export function burstRewriteKey(anchorKey: string): string {
-  return `burst:${anchorKey}`;
-}
-
-/** Ledger keys retention may prune (their loss cannot cause a repeat; see HealthStore.pruneLedger). */
-export const PRUNABLE_LEDGER_PREFIXES = ['wl:', 'burst:', 'ops-burst:', 'cleanup:'] as const;

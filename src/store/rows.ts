@@ -2,7 +2,7 @@
  * Table rows → the port's values. SQLite and PostgreSQL share one schema (same tables, same
  * column names; see each migrations.ts), so both read rows through these.
  */
-import type { LedgerEntry, OutboxItem, OutboxPayload, OutboxTarget, StoredBurst, StoredWorkload } from './port.js';
+import type { FeedCacheEntry, LedgerEntry, Mute, OutboxItem, OutboxPayload, OutboxTarget, StoredBurst, StoredBurstEntry, StoredWorkload } from './port.js';
 
 export type Row = Record<string, unknown>;
 
@@ -43,6 +43,34 @@ export function rowToBurst(row: Row): StoredBurst {
     anchorEntry: JSON.parse(row.anchor_entry as string),
     openedAt: row.opened_at as string,
     closesAt: row.closes_at as string,
+  };
+}
+
+export function rowToBurstEntry(row: Row): StoredBurstEntry {
+  return {
+    key: row.key as string,
+    anchorKey: row.anchor_key as string,
+    entry: JSON.parse(row.entry_json as string),
+    item: JSON.parse(row.item_json as string) as StoredBurstEntry['item'],
+    // SQLite keeps a boolean as 0/1, PostgreSQL as a BOOLEAN.
+    told: row.told === 1 || row.told === true,
+  };
+}
+
+export function rowToSlackUser(row: Row): { userId: string | null; lookedUpAt: string } {
+  return { userId: (row.user_id as string | null) ?? null, lookedUpAt: row.looked_up_at as string };
+}
+
+export function rowToMute(row: Row): Mute {
+  return { scope: row.scope as string, until: (row.until as string | null) ?? undefined };
+}
+
+export function rowToFeedCache(row: Row): FeedCacheEntry {
+  return {
+    body: row.body as string,
+    etag: (row.etag as string | null) ?? undefined,
+    lastModified: (row.last_modified as string | null) ?? undefined,
+    fetchedAt: row.fetched_at as string,
   };
 }
 

@@ -10,6 +10,7 @@ import { SqliteStore } from '../../src/store/sqlite/index.js';
 import { startFakeKube, type FakeKube } from '../fakes/kube-apiserver.js';
 import { tempDir } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
+import { allOutbox } from '../helpers/store.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 describe('the log archiver the notifier calls', () => {
@@ -83,6 +84,6 @@ describe('the log archiver the notifier calls', () => {
     const notADirectory = join(dir, 'not-a-dir');
     writeFileSync(notADirectory, '');
     await expect(archiver(notADirectory).archive(w)).resolves.toBeUndefined();
-    expect((await store.allOutbox()).map((i) => [i.key, i.target])).toEqual([['archive:problem:unwritable:0', { type: 'channel', channel: 'C0OPS' }]]);
+    expect((await allOutbox(store)).map((i) => [i.key, i.target])).toEqual([['archive:problem:unwritable:0', { type: 'channel', channel: 'C0OPS' }]]);
   });
 });

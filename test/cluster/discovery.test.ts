@@ -10,14 +10,20 @@ import { captureLog } from '../helpers/log.js';
 describe('discoverWithRetry', () => {
   const sim = useFakeKube();
 
-  it('keeps asking through refusals, doubling its wait up to the cap, and returns the kinds', async () => {
+  it('keeps asking through refusals, doubling its (jittered) wait up to the cap, and returns the kinds', async () => {
     sim.kube.failNext(4, 503, /^\/apis\/?$/);
     const captured = captureLog();
     const { log } = captured;
     const kinds = await discoverWithRetry(kubeConfigFor(sim.kube), log, { firstWaitMs: 1, maxWaitMs: 4 });
     expect(kinds.map((k) => k.plural)).toEqual(expect.arrayContaining(['trainingworkloads', 'distributedworkloads']));
     const failures = captured.entries.filter((e) => e.msg === 'cannot discover Run:ai workload kinds');
-    expect(failures.map((e) => [e.attempt, e.retryInMs])).toEqual([[1, 1], [2, 2], [3, 4], [4, 4]]);
+    expect(failures.map((e) => e.attempt)).toEqual([1, 2, 3, 4]);
+    // lib/backoff.ts: between half and all of the doubled wait, never past the cap.
+    const ceilings = [1, 2, 4, 4];
+    for (const [i, failure] of failures.entries()) {
+      expect(failure.retryInMs).toBeGreaterThanOrEqual(Math.round(ceilings[i] / 2));
+      expect(failure.retryInMs).toBeLessThanOrEqual(ceilings[i]);
+    }
   });
 
   it('stops asking when told to', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { GUIDE, stateForPhase } from '../../src/lifecycle/states.js';
+import { GUIDE, LOG_SAVING, SAFE_RECOVERY, stateForPhase } from '../../src/lifecycle/states.js';
 import { LIFECYCLE_STATES } from '../../src/model.js';
 
 const guidePath = new URL('../fixtures/spec/workload-lifecycle-guide.txt', import.meta.url);
@@ -10,6 +10,11 @@ describe('lifecycle states', () => {
     for (const state of LIFECYCLE_STATES) {
       expect(guide).toContain(`${state}\t${GUIDE[state].meaning}\t${GUIDE[state].nextAction}`);
     }
+  });
+
+  it('quotes the Save application logs section, and the one-change rule of Safe recovery, verbatim', () => {
+    const guide = readFileSync(guidePath, 'utf8');
+    for (const sentence of [...Object.values(LOG_SAVING), SAFE_RECOVERY.oneChange, SAFE_RECOVERY.oneChangeAtATime]) expect(guide).toContain(sentence);
   });
 
   it.each([

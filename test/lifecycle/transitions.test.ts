@@ -1,5 +1,6 @@
 import type { LifecycleState, Workload } from '../../src/model.js';
-import { alertKey, decideChange, decideDeletion, decideStuck, stuckKey, type Remembered } from '../../src/lifecycle/transitions.js';
+import { alertKey, stuckKey } from '../../src/keys.js';
+import { decideChange, decideDeletion, decideStuck, type Remembered } from '../../src/lifecycle/transitions.js';
 
 const HOUR = 3_600_000;
 const NOW = new Date('2026-07-07T12:00:00Z');

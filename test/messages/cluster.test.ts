@@ -4,7 +4,7 @@
  * A cluster name is config text, yet it is escaped like any other field.
  */
 import type { BurstEntry, MaintenanceWindow, Workload } from '../../src/model.js';
-import { workloadId } from '../../src/model.js';
+import { splitWorkloadId, workloadId } from '../../src/model.js';
 import { buildWorkloadAlert, workloadRef } from '../../src/messages/alert.js';
 import { buildOpsBurstMessage, buildOwnerBurstMessage } from '../../src/messages/burst.js';
 import { buildCleanupDigest } from '../../src/messages/cleanup.js';
@@ -16,7 +16,6 @@ import {
 } from '../../src/messages/replies.js';
 import type { SlackMessage } from '../../src/messages/blocks.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
-import { splitWorkloadId } from '../../src/slack/commands/context.js';
 import { messageViolation, viewViolation } from '../fakes/slack.js';
 
 const now = new Date('2026-11-30T12:00:00Z');

@@ -5,13 +5,13 @@
  * alerts are grouped only with its own project's.
  */
 import { muteScope } from '../../src/notify/mutes.js';
-import { alertKey } from '../../src/lifecycle/transitions.js';
+import { alertKey } from '../../src/keys.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator, type RecordedCall } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
-import { sqliteOf } from '../helpers/store.js';
+import { allOutbox, sqliteOf } from '../helpers/store.js';
 
 const config = {
   owners: { map: { alice: 'U0ALICE' } },
@@ -24,7 +24,9 @@ describe('burst delivery', () => {
   const sims = useSimulators((kube, slack) => {
     for (const project of ['vision', 'alpha', 'beta']) kube.addNamespace(ns(project), { 'runai/queue': project });
     slack.addChannel('C0ALPHA', 'alpha');
+    slack.inviteBot('C0ALPHA');
     slack.addChannel('C0BETA', 'beta');
+    slack.inviteBot('C0BETA');
     clock = new Date();
   });
   let kube: FakeKube;
@@ -94,7 +96,7 @@ describe('burst delivery', () => {
     fail('w1');
     const key1 = await decided('w1');
     // The first message has been tried and failed, so it is still queued, not in flight.
-    await eventually(async () => ((await bot.store.allOutbox()).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
+    await eventually(async () => ((await allOutbox(bot.store)).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
     fail('w2');
     await decided('w2');
     later(60_000); // the window closes with the first message still queued
@@ -115,7 +117,7 @@ describe('burst delivery', () => {
     fail('w1');
     const key1 = await decided('w1');
     // The first message has been tried and failed, so it is still queued, not in flight.
-    await eventually(async () => ((await bot.store.allOutbox()).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
+    await eventually(async () => ((await allOutbox(bot.store)).find((i) => i.key === key1)?.attempts ?? 0) > 0, 'a failed attempt at the first message');
     fail('w2');
     await decided('w2');
     await bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'w1'), undefined);

@@ -10,6 +10,7 @@ import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.
 import type { SlackMessage } from '../../src/messages/blocks.js';
 import { ALICE, BOB, startFakeSlack, type SlackSimulator } from '../fakes/slack.js';
 import { captureLog } from '../helpers/log.js';
+import { allOutbox } from '../helpers/store.js';
 
 const message: SlackMessage = { text: 'resnet failed', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'resnet failed' } }] };
 
@@ -26,7 +27,9 @@ describe('outbox', () => {
   beforeEach(async () => {
     slack = await startFakeSlack();
     slack.addChannel('C0NLP', 'nlp');
+    slack.inviteBot('C0NLP');
     slack.addChannel('C0FALLBACK', 'runai-alerts');
+    slack.inviteBot('C0FALLBACK');
     store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'outbox-')), 'bot.db'));
     captured = captureLog();
     storeErrors = [];
@@ -186,7 +189,7 @@ describe('outbox', () => {
     await enqueue('wl:11:Failed', 'alice');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
-    expect((await store.allOutbox())[0]).toMatchObject({ attempts: 0, nextAttemptAt: '2026-11-30T07:00:00.000Z' });
+    expect((await allOutbox(store))[0]).toMatchObject({ attempts: 0, nextAttemptAt: '2026-11-30T07:00:00.000Z' });
     clock = new Date('2026-11-30T07:00:01Z');
     await outbox.flush();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
@@ -291,7 +294,7 @@ describe('outbox', () => {
       await outbox.flush();
       later(3 * 3_600_000);
     }
-    expect((await store.allOutbox())[0].attempts).toBeGreaterThanOrEqual(45);
+    expect((await allOutbox(store))[0].attempts).toBeGreaterThanOrEqual(45);
     expect(await store.outboxDepth()).toBe(1);
     expect(slackErrors).not.toContain('expired');
 

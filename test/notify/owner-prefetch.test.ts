@@ -15,6 +15,7 @@ import { startFakeSlack, type SlackSimulator, type SlackUser } from '../fakes/sl
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { captureLog } from '../helpers/log.js';
 import { useSimulators } from '../helpers/sims.js';
+import { allOutbox } from '../helpers/store.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 const person = (i: number): SlackUser => ({ id: `U0P${i}`, name: `p${i}`, email: `p${i}@example.org`, real_name: `Person ${i}` });
@@ -37,6 +38,7 @@ describe('owners resolved ahead of failures (real bot)', () => {
     kube.addNamespace(ns('genai'), { 'runai/queue': 'genai' });
     for (const p of PEOPLE) slack.addUser(p);
     slack.addChannel('C0OPS', 'runai-ops');
+    slack.inviteBot('C0OPS');
   });
   let kube: FakeKube;
   let slack: SlackSimulator;
@@ -156,18 +158,18 @@ describe('owners resolved ahead of failures (real bot)', () => {
     // Everything queues while the outbox is stopped, in the order it was decided.
     await bot.outbox.stop();
     clock = new Date(clock.getTime() + 35 * 60_000);
-    const queued = async () => JSON.stringify(await bot.store.allOutbox());
+    const queued = async () => JSON.stringify(await allOutbox(bot.store));
     bot.checkStuck();
     await eventually(async () => (await queued()).includes('wait-c'), 'carol\'s stuck warning queued');
     failWorkload(kube, 'train-a1');
     await eventually(async () => (await queued()).includes('train-a1'), 'alice\'s first alert queued');
     failWorkload(kube, 'train-a2');
-    await eventually(async () => (await bot.store.allOutbox()).some((i) => i.kind === 'burst'), 'alice\'s second failure folded into her burst');
+    await eventually(async () => (await allOutbox(bot.store)).some((i) => i.kind === 'burst'), 'alice\'s second failure folded into her burst');
     failWorkload(kube, 'train-b');
     await eventually(async () => (await queued()).includes('train-b'), 'bob\'s first alert queued');
     await bot.notifier.flushBursts();
     await bot.settle();
-    const kinds = (await bot.store.allOutbox()).map((i) => i.kind);
+    const kinds = (await allOutbox(bot.store)).map((i) => i.kind);
     expect(kinds).toEqual(['pending', 'failed', 'burst', 'failed', 'ops-burst']);
 
     const before = slack.calls.length;

@@ -9,6 +9,7 @@ import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
+import { allOutbox } from '../helpers/store.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 type Readiness = { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> };
@@ -47,9 +48,9 @@ describe('a Slack outage', () => {
     fail('resnet');
     const uid = await eventually(() => kube.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })?.metadata.uid, 'the uid');
     // Queued on disk, not tried while Slack has not even accepted the token (no try used up) …
-    await eventually(async () => (await bot.store.allOutbox()).find((i) => i.key === `wl:${uid}:Failed`), 'the alert queued');
+    await eventually(async () => (await allOutbox(bot.store)).find((i) => i.key === `wl:${uid}:Failed`), 'the alert queued');
     await bot.settle();
-    expect((await bot.store.allOutbox()).find((i) => i.key === `wl:${uid}:Failed`)?.attempts).toBe(0);
+    expect((await allOutbox(bot.store)).find((i) => i.key === `wl:${uid}:Failed`)?.attempts).toBe(0);
     // … and the logs saved while the pods are still there.
     await eventually(() => existsSync(join(dir, 'vision', 'resnet', uid, 'resnet-0-0.resnet.log')), 'the archived log');
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);

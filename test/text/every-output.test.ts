@@ -14,6 +14,13 @@ import { buildStuckMessage } from '../../src/messages/stuck.js';
 import { logsMessage, statusMessage, whyMessage } from '../../src/messages/replies.js';
 import { buildOwnerNotice } from '../../src/messages/maintenance.js';
 import { withOwnerNote } from '../../src/notify/outbox.js';
+import { buildFailedAgainDm, buildResubmittedReply, buildStateFollowUp, withRootStatus } from '../../src/messages/follow-ups.js';
+import { buildLogTip, buildMaskedFailureDm, checkpointLine, logLossLine } from '../../src/messages/log-advice.js';
+import { lastCheckpoint } from '../../src/recovery/checkpoint.js';
+import { diffSubmission } from '../../src/recovery/diff.js';
+import { logAdvice } from '../../src/recovery/log-advice.js';
+import { maskedFailure } from '../../src/recovery/masked.js';
+import { submissionOf } from '../../src/recovery/submission.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
 import { triageText } from '../../src/triage/index.js';
 import { messageViolation } from '../fakes/slack.js';
@@ -55,6 +62,35 @@ const workload: Workload = {
 const entry = { key: 'k', owner: HOSTILE_OWNER, namespace: 'runai-vision', name: 'train-llm', project: field, kind: 'TrainingWorkload', state: 'Failed', node: field, category: 'cuda', categoryLabel: field, firstError: triage.firstError?.line ?? field };
 const stored = { uid: 'uid-1', namespace: 'runai-vision', name: field, project: field, owner: HOSTILE_OWNER, kind: 'TrainingWorkload', state: 'Failed', stateSince: '2026-11-01T00:00:00Z', snapshot: '{}' };
 
+/**
+ * Workloads submitted with the corpus everywhere a CR holds text: image, command, arguments (a
+ * megabyte of them in the second), environment names, mount paths and claims, node pools;
+ * their command pipes into a hostile log path and carries every flag-shaped secret.
+ */
+function hostileSubmission(tag: string, extraArguments = '') {
+  const secrets = SECRETS.filter((x) => !x.text.includes('\n')).map((x) => x.text).join(' ');
+  // Markup a shell reads as text inside double quotes (backticks and pipes would be syntax).
+  const markup = '<!channel> <!here> <@U123> <http://evil.example> @channel \u202e\u200b\x1b[31m';
+  const script = `{ python train.py "${markup}" ${secrets}; } 2>&1 | tee "/workspace/${markup}.log"`;
+  return submissionOf({
+    kind: 'TrainingWorkload',
+    spec: {
+      image: { value: `nvcr.io/${field}:${tag}` },
+      command: { value: 'bash' },
+      arguments: { value: `-c '${script.replace(/'/g, '')}' ${extraArguments}` },
+      environment: { items: { [HOSTILE_LINE]: { value: SECRETS[0].text }, WANDB_API_KEY: { value: SECRETS[3].text } } },
+      pvcs: { items: { a: { value: { claimName: field, path: `/data/${HOSTILE_LINE}` } } } },
+      nodePools: { value: field },
+    },
+  });
+}
+const previousSubmission = hostileSubmission('1');
+const nextSubmission = hostileSubmission('2', `${HOSTILE_LINE} `.repeat(30_000));
+const changes = diffSubmission(previousSubmission, nextSubmission);
+const findings = logAdvice(nextSubmission);
+const masked = maskedFailure(nextSubmission, triage);
+const sighting = lastCheckpoint([`2026-11-29T11:00:00Z Saving model checkpoint to /out/<!channel><@U123>@channel\u202e<http://evil.example|x>/checkpoint-5 ${SECRETS[0].text}`, ...log.split('\n')], now);
+
 const slackOutputs: Array<[string, () => unknown]> = [
   ['alert DM', () => buildWorkloadAlert({ workload, state: 'Failed', triage, site: { pod: 'train-llm-0', container: 'main', node: field, termination: { exitCode: 1, reason: field } }, logProblem: field })],
   ['alert in a channel, with the owner note', () => buildWorkloadAlert({ workload, state: 'Failed', triage, ownerNote: field })],
@@ -70,11 +106,34 @@ const slackOutputs: Array<[string, () => unknown]> = [
   ['archive problem (operators)', () => buildArchiveProblemMessage({ problem: { kind: 'io-error', code: field, message: field }, dir: '/archive', workload: field })],
   ['maintenance notice to an owner', () => buildOwnerNotice({ uid: 'w', occurrenceStart: '2026-12-01T00:00:00Z', key: 'w', summary: field, start: new Date('2026-12-01T00:00:00Z'), end: new Date('2026-12-01T04:00:00Z'), allDay: false, status: 'confirmed', sequence: 0 }, [{ ...workload, state: 'Running', name: field, project: field }], { timezone: 'UTC', now })],
   ['owner note on a channel post', () => withOwnerNote(buildWorkloadAlert({ workload, state: 'Failed', triage }), HOSTILE_OWNER)],
+  ['follow-up: resubmitted, with the diff', () => buildResubmittedReply({ workload, previous: previousSubmission, changes, verdict: 'several-changes', earlierCategory: field })],
+  ['follow-up: running again', () => buildStateFollowUp('running', workload)],
+  ['follow-up: completed', () => buildStateFollowUp('completed', workload, { resubmission: true })],
+  ['root status edit', () => withRootStatus(buildWorkloadAlert({ workload, state: 'Failed', triage }), field, 'Failed \u2192 resubmitted, running')],
+  ['failed again DM', () => buildFailedAgainDm({ workload, state: 'Failed', triage, site: { pod: field, node: field } }, { permalink: 'https://runai.example.org/archives/D0123/p1732870000123456', failures: 3 })],
+  ['log-saving tip, one per finding', () => findings.map((f) => buildLogTip(workload, f))],
+  ['masked-failure DM', () => buildMaskedFailureDm(workload, masked!, 'https://runai.example.org')],
+  ['failure DM log-loss line', () => ({ text: logLossLine(findings), blocks: [] })],
+  ['checkpoint line', () => ({ text: checkpointLine(sighting, now), blocks: [] })],
 ];
 
 describe('every output path, one hostile corpus', () => {
   it('finds the error in the hostile log (the corpus reaches the renderers)', () => {
     expect(triage.firstError?.line).toContain('RuntimeError');
+  });
+
+  it('reaches the follow-up and log-advice builders with the corpus in it', () => {
+    expect(changes.length).toBeGreaterThan(1);
+    expect(findings.map((f) => f.kind)).toEqual(['masked-exit', 'buffered-output', 'log-not-persistent', 'credential-in-log']);
+    expect(masked).toBeDefined();
+    expect(sighting.lastSaved?.progress?.value).toBe(5);
+    expect(nextSubmission.cut).toBe(true);
+  });
+
+  it('keeps environment values out of every submission and change', () => {
+    const kept = JSON.stringify([previousSubmission, nextSubmission, changes]);
+    expect(kept).not.toContain(SECRETS[0].leak);
+    expect(kept).not.toContain(SECRETS[3].leak);
   });
 
   it.each(slackOutputs)('%s: no secret, no live markup, valid Block Kit', (_name, build) => {

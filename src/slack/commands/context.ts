@@ -5,7 +5,7 @@
  * same answer.
  */
 import type { WebClient } from '@slack/web-api';
-import { workloadId, type Workload } from '../../model.js';
+import { splitWorkloadId, workloadId, type Workload } from '../../model.js';
 import { normalizeWorkload } from '../../cluster/normalize.js';
 import { WorkloadAccess, type AccessReason } from '../../notify/access.js';
 import type { ListenerDeps } from '../listeners.js';
@@ -138,13 +138,6 @@ export async function findByRef(asker: Asker, ref: { ns?: string; name?: string;
     : [];
   const [found] = await visible(asker, candidates);
   return found ? { found } : { reply: refusalMessage(name || 'unknown') };
-}
-
-/** workloadId() read back: `cluster/uid` or a bare uid (`/` occurs in neither part). */
-export function splitWorkloadId(id: string | undefined): { cluster?: string; uid?: string } {
-  if (!id) return {};
-  const slash = id.indexOf('/');
-  return slash === -1 ? { uid: id } : { cluster: id.slice(0, slash), uid: id.slice(slash + 1) };
 }
 
 /** The workload with its pods read now, from its own cluster (the cache holds workloads without pods). */

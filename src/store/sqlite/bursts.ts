@@ -2,11 +2,12 @@
  * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, KEY_PREFIX } from '../../keys.js';
+import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
-import { rowToBurst } from '../rows.js';
+import { rowToBurst, rowToBurstEntry, type Row } from '../rows.js';
 
 export class SqliteBursts {
   constructor(
@@ -70,14 +71,7 @@ export class SqliteBursts {
   }
 
   burstEntries(anchorKey: string): StoredBurstEntry[] {
-    const rows = this.db.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Record<string, unknown>[];
-    return rows.map((r) => ({
-      key: r.key as string,
-      anchorKey: r.anchor_key as string,
-      entry: JSON.parse(r.entry_json as string),
-      item: JSON.parse(r.item_json as string) as StoredBurstEntry['item'],
-      told: r.told === 1,
-    }));
+    return (this.db.prepare('SELECT * FROM burst_entries WHERE anchor_key = ? ORDER BY added_at, rowid').all(anchorKey) as Row[]).map(rowToBurstEntry);
   }
 
   /**
@@ -130,9 +124,9 @@ export class SqliteBursts {
       .prepare(
         `DELETE FROM bursts WHERE closes_at <= ?
            AND NOT EXISTS (SELECT 1 FROM burst_entries e WHERE e.anchor_key = bursts.anchor_key AND e.told = 0)
-           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = 'burst:' || bursts.anchor_key)`,
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.key = ? || bursts.anchor_key)`,
       )
-      .run(now.toISOString()).changes;
+      .run(now.toISOString(), KEY_PREFIX.burst).changes;
   }
 
   burstRewritesDueNow(now: Date): void {

@@ -1,5 +1,5 @@
 /** Readiness (a real write) and ledger retention over SQLite. */
-import { PRUNABLE_LEDGER_PREFIXES, workloadUidOfKey } from '../port.js';
+import { PRUNABLE_KEY_PREFIXES, prunableKeys } from '../../keys.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 
@@ -29,10 +29,7 @@ export class SqliteHealth {
   }
 
   pruneLedger(before: Date, live: ReadonlySet<string>): number {
-    const doomed = this.ledger.keysSentBefore(before, PRUNABLE_LEDGER_PREFIXES).filter((key) => {
-      const uid = workloadUidOfKey(key);
-      return uid === undefined || !live.has(uid);
-    });
+    const doomed = prunableKeys(this.ledger.keysSentBefore(before, PRUNABLE_KEY_PREFIXES), live);
     this.ledger.remove(doomed);
     return doomed.length;
   }

@@ -1,15 +1,14 @@
 /** The last good maintenance feed per URL and the window versions announced, over SQLite. */
 import type { FeedCacheEntry } from '../port.js';
+import { rowToFeedCache, type Row } from '../rows.js';
 import type { SqliteDatabase } from './database.js';
 
 export class SqliteMaintenance {
   constructor(private readonly db: SqliteDatabase) {}
 
   getFeedCache(url: string): FeedCacheEntry | undefined {
-    const row = this.db.prepare('SELECT body, etag, last_modified, fetched_at FROM feed_cache WHERE url = ?').get(url) as
-      | { body: string; etag: string | null; last_modified: string | null; fetched_at: string }
-      | undefined;
-    return row && { body: row.body, etag: row.etag ?? undefined, lastModified: row.last_modified ?? undefined, fetchedAt: row.fetched_at };
+    const row = this.db.prepare('SELECT body, etag, last_modified, fetched_at FROM feed_cache WHERE url = ?').get(url) as Row | undefined;
+    return row && rowToFeedCache(row);
   }
 
   putFeedCache(url: string, entry: FeedCacheEntry): void {

@@ -1,8 +1,8 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
-import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxTarget } from '../port.js';
+import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
-import { escapeLike, rowToOutboxItem } from '../rows.js';
+import { rowToOutboxItem } from '../rows.js';
 
 export class SqliteOutbox {
   constructor(
@@ -43,10 +43,6 @@ export class SqliteOutbox {
     return rows.map(rowToOutboxItem);
   }
 
-  allOutbox(): OutboxItem[] {
-    return (this.db.prepare('SELECT * FROM outbox ORDER BY id').all() as Record<string, unknown>[]).map(rowToOutboxItem);
-  }
-
   outboxDepth(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
   }
@@ -62,10 +58,6 @@ export class SqliteOutbox {
     this.db
       .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ?, wait = ? WHERE id = ?')
       .run(OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), wait, id);
-  }
-
-  dropQueued(prefix: string): number {
-    return this.db.prepare("DELETE FROM outbox WHERE key LIKE ? ESCAPE '\\'").run(`${escapeLike(prefix)}%`).changes;
   }
 
   dropOutbox(id: number): void {

@@ -1,15 +1,14 @@
 /** People's mutes and settings, and the owner → Slack user cache, over SQLite. */
 import type { Mute } from '../port.js';
+import { rowToMute, rowToSlackUser, type Row } from '../rows.js';
 import type { SqliteDatabase } from './database.js';
 
 export class SqlitePreferences {
   constructor(private readonly db: SqliteDatabase) {}
 
   cachedSlackUser(owner: string): { userId: string | null; lookedUpAt: string } | undefined {
-    const row = this.db.prepare('SELECT user_id, looked_up_at FROM slack_users WHERE owner = ?').get(owner) as
-      | { user_id: string | null; looked_up_at: string }
-      | undefined;
-    return row && { userId: row.user_id, lookedUpAt: row.looked_up_at };
+    const row = this.db.prepare('SELECT user_id, looked_up_at FROM slack_users WHERE owner = ?').get(owner) as Row | undefined;
+    return row && rowToSlackUser(row);
   }
 
   cacheSlackUser(owner: string, userId: string | null, at: Date): void {
@@ -27,8 +26,8 @@ export class SqlitePreferences {
   activeMutes(userId: string, now: Date): Mute[] {
     const rows = this.db
       .prepare('SELECT scope, until FROM mutes WHERE user_id = ? AND (until IS NULL OR until > ?) ORDER BY scope')
-      .all(userId, now.toISOString()) as { scope: string; until: string | null }[];
-    return rows.map((r) => ({ scope: r.scope, until: r.until ?? undefined }));
+      .all(userId, now.toISOString()) as Row[];
+    return rows.map(rowToMute);
   }
 
   getSettings<T>(userId: string): T | undefined {

@@ -2,6 +2,7 @@
 import type { StoredWorkload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import { rowToWorkload } from '../rows.js';
+import { adoptUnnamedCluster } from './adoption.js';
 
 export class SqliteWorkloads {
   constructor(private readonly db: SqliteDatabase) {}
@@ -13,19 +14,6 @@ export class SqliteWorkloads {
 
   allWorkloads(): StoredWorkload[] {
     return (this.db.prepare('SELECT * FROM workloads WHERE deleted_at IS NULL').all() as Record<string, unknown>[]).map(rowToWorkload);
-  }
-
-  workloadsOf(owner: string): StoredWorkload[] {
-    return (
-      this.db.prepare('SELECT * FROM workloads WHERE owner = ? AND deleted_at IS NULL ORDER BY state_since DESC').all(owner) as Record<string, unknown>[]
-    ).map(rowToWorkload);
-  }
-
-  workloadsNamed(namespace: string, name: string, cluster?: string): StoredWorkload[] {
-    const rows = cluster === undefined
-      ? this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? ORDER BY cluster, state_since DESC').all(namespace, name)
-      : this.db.prepare('SELECT * FROM workloads WHERE namespace = ? AND name = ? AND cluster = ? ORDER BY state_since DESC').all(namespace, name, cluster);
-    return (rows as Record<string, unknown>[]).map(rowToWorkload);
   }
 
   putWorkload(w: StoredWorkload): void {
@@ -52,20 +40,7 @@ export class SqliteWorkloads {
   }
 
   adoptUnnamedCluster(name: string): number {
-    const prefix = `${name}/`;
-    // Every start with named clusters asks; once adopted there is nothing unnamed, and the ledger
-    // is not scanned again (a bare key whose workload row is gone names a deleted workload).
-    if (!this.db.prepare("SELECT 1 FROM workloads WHERE cluster = '' LIMIT 1").get()) return 0;
-    return this.db.handle.transaction(() => {
-      // Kubernetes uids never hold a '/', and workloadId() puts one after every cluster name.
-      const moved = this.db
-        .prepare("UPDATE OR IGNORE workloads SET uid = @prefix || uid, cluster = @name, snapshot = json_set(snapshot, '$.cluster', @name) WHERE cluster = ''")
-        .run({ prefix, name }).changes;
-      this.db.prepare("DELETE FROM workloads WHERE cluster = ''").run();
-      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'wl:' || @prefix || substr(key, 4) WHERE key LIKE 'wl:%' AND instr(substr(key, 4), '/') = 0").run({ prefix });
-      this.db.prepare("UPDATE OR IGNORE ledger SET key = 'burst:wl:' || @prefix || substr(key, 10) WHERE key LIKE 'burst:wl:%' AND instr(substr(key, 10), '/') = 0").run({ prefix });
-      return moved;
-    })();
+    return adoptUnnamedCluster(this.db, name);
   }
 
   presentWorkloadUids(): string[] {
