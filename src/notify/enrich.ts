@@ -70,6 +70,7 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
     const source = { pod: candidate.pod.name, container: candidate.container.name, rank: rankLabel(candidate.pod) };
     const hints = {
       exitCode: candidate.termination?.exitCode,
+      signal: candidate.termination?.signal,
       reason: candidate.termination?.reason ?? candidate.pod.reason,
       events: events.filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
     };
