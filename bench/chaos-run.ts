@@ -72,6 +72,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   for (let i = 0; i < sizes.owners; i++) slack.addUser({ id: ownerSlackId(i), name: ownerUser(i), email: `${ownerUser(i)}@${EMAIL_DOMAIN}`, real_name: `User ${i}` });
   for (let p = 0; p < sizes.projects; p++) {
     slack.addChannel(projectChannel(p), `${projectName(p)}-alerts`);
+    slack.inviteBot(projectChannel(p));
     kube.addNamespace(`runai-${projectName(p)}`, { 'runai/queue': projectName(p) });
   }
   for (const w of plan.workloads) {

@@ -17,6 +17,7 @@ import { distinctOwners, oneByOne } from './detect.js';
 import { percentile, type Report } from './figures.js';
 import { measureFootprint, readyNote, rssNote, type Footprint } from './footprint.js';
 import { isWatch, watchedKinds } from './steady.js';
+import { addRelistFigures, measureRelist } from './relist.js';
 
 const MB = 1e6;
 const POST_LIMIT = METHOD_LIMITS['chat.postMessage'];
@@ -211,6 +212,8 @@ async function detect100k(big: { kube: FakeKube; slack: SlackSimulator; workload
       target: { op: '<=', value: 1000 },
       note: `${run.samples.length} failures of distinct owners already DMed once, bot in the benchmark process beside the simulations; p50 ${Math.round(percentile(run.samples, 50))} ms${run.missed ? `; ${run.missed} never arrived` : ''}`,
     });
+    progress(`relist: a 410 makes the bot list all ${sizes.workloads} workloads again`);
+    addRelistFigures(report, '100k', sizes.workloads, await measureRelist(big.kube, () => bot!.bot.settle(), 300_000));
   } finally {
     await bot?.stop();
   }
@@ -221,6 +224,7 @@ async function burstTiers(sizes: LargeSizes, report: Report, progress: Progress)
   const kube = await startFakeKube();
   const slack = await SlackSimulator.start({ rateTiers: true });
   slack.addChannel('C0OPS', 'runai-ops');
+  slack.inviteBot('C0OPS');
   const workloads = populate(kube, { workloads: sizes.burstWorkloads, podsPerWorkload: 1, owners: sizes.burstOwners });
   addOwners(slack, sizes.burstOwners);
   const bot = await startBenchBot(kube, slack, { slack: { opsChannel: 'C0OPS' } });

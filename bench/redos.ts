@@ -67,6 +67,8 @@ export function pathologicalInputs(bytes: number): Array<[string, string]> {
     ['zero-width x N', repeat('hf_\u200b', bytes)],
     ['-u x N', repeat(' -u a:', bytes)],
     ['sig= x N', repeat('&sig=', bytes)],
+    ['progress bar redrawn x N', repeat('10%|#  | 1/10\r', bytes)],
+    ['blank redraws x N', repeat(' \r', bytes)],
     // Shell syntax, for the command-line readers (src/recovery/shell.ts).
     ['$( x N (unclosed substitutions)', repeat('$(', bytes)],
     ['( x N (groups)', repeat('(', bytes)],

@@ -1,8 +1,9 @@
 /**
  * API server load in steady state. Measured: the requests the simulated API server records
  * over an idle period. Computed: the rate the watcher's schedule implies (watch reconnects at
- * the timeoutSeconds it asks for, relists every resyncMinutes, a namespace list as often; or
- * one full list per poll), since an idle period of minutes cannot see a 30-minute relist.
+ * the timeoutSeconds it asks for, a namespace list every resyncMinutes, a full list every
+ * relistMinutes if set; or one full list per poll), since an idle period of minutes cannot see
+ * a 30-minute schedule. A resync lists nothing.
  */
 import type { FakeKube, RecordedRequest } from '../src/sim/kube-apiserver.js';
 
@@ -31,9 +32,9 @@ export function meanWatchTimeoutS(requests: RecordedRequest[]): number | undefin
   return timeouts.length ? timeouts.reduce((a, b) => a + b, 0) / timeouts.length : undefined;
 }
 
-/** Requests per minute in watch mode by schedule: reconnects + periodic relist + namespace list. */
-export function watchSchedulePerMin(kinds: number, timeoutS: number, listPages: number, resyncMinutes: number): number {
-  return kinds * (60 / timeoutS) + (listPages + 1) / resyncMinutes;
+/** Requests per minute in watch mode by schedule: reconnects + namespace list (+ periodic relist when relistMinutes is set). */
+export function watchSchedulePerMin(kinds: number, timeoutS: number, listPages: number, resyncMinutes: number, relistMinutes?: number): number {
+  return kinds * (60 / timeoutS) + 1 / resyncMinutes + (relistMinutes ? listPages / relistMinutes : 0);
 }
 
 /** Requests per minute in poll mode by schedule: a full list every interval, and the namespace list. */

@@ -24,7 +24,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     await store.close();
     throw err;
   });
-  const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce });
+  const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce, watcher: options.watcher });
   const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.

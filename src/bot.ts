@@ -3,6 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { ClusterReader } from './cluster/reader.js';
+import type { WatcherOverrides } from './cluster/watcher.js';
 import type { MaintenanceService } from './maintenance/service.js';
 import type { CleanupNudger } from './notify/cleanup.js';
 import type { Notifier } from './notify/notifier.js';
@@ -27,6 +28,8 @@ export interface BotOptions {
   slackStartWaitMs?: number;
   /** Once one cluster has synced, how long start waits for the others before going on (default 10 s). */
   clusterStartWaitMs?: number;
+  /** Tests: watch schedules shorter than the config allows (a relist every few seconds, a quick watchdog). */
+  watcher?: WatcherOverrides;
 }
 
 export interface Bot {

@@ -7,6 +7,7 @@ import cron from 'node-cron';
 import parseDurationMs from 'parse-duration';
 import YAML from 'yaml';
 import { z } from 'zod';
+import type { ProxySettings } from './lib/proxy.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -80,6 +81,7 @@ const clusterEntrySchema = z.strictObject({
   namespaces: z.array(z.string().min(1)).optional(),
   lookbackHours: z.number().min(0).max(24 * 30).optional(),
   resyncMinutes: z.number().min(1).max(24 * 60).optional(),
+  relistMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
   uiUrl: z.url().optional(),
 });
 
@@ -118,8 +120,10 @@ const fileSchema = z.strictObject({
       pollIntervalSeconds: z.number().int().min(5).max(3600).default(30),
       namespaces: z.array(z.string().min(1)).default([]),
       lookbackHours: z.number().min(0).max(24 * 30).default(24),
-      /** Re-list everything this often even in watch mode, to converge on missed events. */
+      /** Watch mode: replay the cache through the decision this often (no request to the cluster), so a decision that failed converges; namespace labels are re-read as often. */
       resyncMinutes: z.number().min(1).max(24 * 60).default(30),
+      /** Watch mode: a full list this often besides the one at start and after 410 Gone; unset: never. */
+      relistMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
     })
     .default({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24, resyncMinutes: 30 }),
   /** Several clusters served by one bot (one Slack app has one /runai and one Home tab); unset: the one cluster of `cluster:`. */
@@ -228,6 +232,7 @@ export interface ResolvedCluster {
   namespaces: string[];
   lookbackHours: number;
   resyncMinutes: number;
+  relistMinutes?: number;
   uiUrl?: string;
 }
 
@@ -243,6 +248,8 @@ export interface Secrets {
   kubeconfig?: string;
   /** PostgreSQL URL for the store when `store.url` is not set (it may carry a password). */
   databaseUrl?: string;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY (or lower-case): how Slack and the feed are reached (a proxy URL may carry a password). */
+  proxy: ProxySettings;
 }
 
 export interface Config extends Omit<FileConfig, 'clusters'> {
@@ -288,6 +295,7 @@ function resolveClusters(file: FileConfig): ResolvedCluster[] {
     namespaces: entry.namespaces ?? defaults.namespaces,
     lookbackHours: entry.lookbackHours ?? defaults.lookbackHours,
     resyncMinutes: entry.resyncMinutes ?? defaults.resyncMinutes,
+    relistMinutes: entry.relistMinutes ?? defaults.relistMinutes,
     uiUrl: entry.uiUrl ?? defaults.uiUrl,
   }));
 }
@@ -319,11 +327,36 @@ function secretsFromEnv(env: Record<string, string | undefined>): Secrets {
     slackApiUrl: value('SLACK_API_URL'),
     kubeconfig: value('KUBECONFIG'),
     databaseUrl: value('DATABASE_URL'),
+    proxy: proxySettingsFromEnv(env),
   };
 }
 
-function crossChecks(config: Config): string[] {
+/** The proxy variables as curl and undici read them: the lower-case name first, then the upper-case one. */
+export function proxySettingsFromEnv(env: Record<string, string | undefined>): ProxySettings {
+  const either = (name: string) => env[name.toLowerCase()]?.trim() || env[name]?.trim() || undefined;
+  return { httpProxy: either('HTTP_PROXY'), httpsProxy: either('HTTPS_PROXY'), noProxy: either('NO_PROXY') };
+}
+
+/** A proxy URL the bot cannot use, named by its variable; never echoes the value (it may hold a password). */
+export function proxyProblems(proxy: ProxySettings): string[] {
   const problems: string[] = [];
+  for (const [name, url] of [['HTTPS_PROXY', proxy.httpsProxy], ['HTTP_PROXY', proxy.httpProxy]] as const) {
+    if (url === undefined) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      problems.push(`${name}: must be the proxy's http:// or https:// URL, such as http://proxy.example.org:3128 (or ${name.toLowerCase()}; unset it to connect directly)`);
+    }
+  }
+  return problems;
+}
+
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [...proxyProblems(config.secrets.proxy)];
   if (config.maintenance && !config.maintenance.channel) {
     problems.push('maintenance.channel: required when maintenance.feed is set (where reminders are posted)');
   }

@@ -12,7 +12,9 @@ import { LeaseElector, leaseIdentity } from './cluster/lease.js';
 import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import { ClusterWatch } from './cluster/cluster-watch.js';
+import type { WatcherOverrides } from './cluster/watcher.js';
 import { Late } from './lib/late.js';
+import { fetchThrough, proxyDispatcher } from './lib/proxy.js';
 import { withTimeout } from './lib/timeout.js';
 import { containersFinishedAt, withPods } from './cluster/normalize.js';
 import { FeedFetcher } from './maintenance/feed.js';
@@ -53,6 +55,8 @@ export interface PartsOptions {
   /** One per entry of config.clusters, in that order (ops/open.ts loadClusterKubeConfigs). */
   kubeConfigs: KubeConfig[];
   announce?(line: string): void;
+  /** Tests: shorter watch schedules (BotOptions.watcher). */
+  watcher?: WatcherOverrides;
 }
 
 export interface Parts {
@@ -87,7 +91,7 @@ export interface RunState {
   stopping: boolean;
 }
 
-export function buildParts({ config, log, now, store, kubeConfigs, announce }: PartsOptions): Parts {
+export function buildParts({ config, log, now, store, kubeConfigs, announce, watcher }: PartsOptions): Parts {
   const run: RunState = { stopping: false };
   const metrics = new Metrics({ defaultMetrics: true });
   // Per cluster: its own reader and namespace labels (which stamp its name on every workload).
@@ -108,7 +112,9 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
   const normalize = (namespace: string) => clusterOf(undefined).namespaces.normalize(namespace);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
-  const slackApp = createSlackApp({ config, log, announce, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: one way out for Slack and the feed (the kube API uses each kubeconfig's proxy-url).
+  const egress = proxyDispatcher(config.secrets.proxy);
+  const slackApp = createSlackApp({ config, log, announce, dispatcher: egress, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
   const gateway = new SlackGateway(slackApp.app.client);
   const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
   // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
@@ -187,7 +193,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
   );
   const maintenance = config.maintenance
     ? new MaintenanceService({
-        fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now }),
+        fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now, ...(egress ? { fetch: fetchThrough(egress) } : {}) }),
         ledger: new StoreMaintenanceLedger(store),
         ...maintenanceDelivery({ store, queued: () => outbox.kick(), owners, now, log: log.child({ component: 'maintenance' }) }),
         runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),
@@ -263,6 +269,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
         handler: reconciler.forCluster(cluster.name, { normalize: namespaces.normalize, lookbackMs: cluster.lookbackHours * 3_600_000 }),
         onSynced: () => reconciler.markSynced(cluster.name),
         log: clusterLog,
+        watcher,
       }),
   );
 
@@ -290,6 +297,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce }: P
       outboxDepth: () => store.outboxDepth(),
       kubeRequests: () => clusters.map((c) => [c.name, c.requests]),
       watchRestarts: () => clusters.map((c) => [c.name, c.stats.watchRestarts]),
+      watchStalls: () => clusters.map((c) => [c.name, c.stats.watchStalls]),
       kubeErrors: () => clusters.map((c) => [c.name, c.stats.errors]),
       workloads: () => workloadsPerCluster(reconciler, clusters),
     },

@@ -45,6 +45,14 @@ describe('config: clusters', () => {
     expect(leaseCluster(parseConfig({ clusters: [{ name: 'a' }, { name: 'b' }], ha: { cluster: 'b' } })).name).toBe('b');
   });
 
+  it('relists only when relistMinutes says so: unset by default, inherited from cluster:, overridable per entry, and checked with its key', () => {
+    expect(parseConfig({}).clusters[0].relistMinutes).toBeUndefined();
+    const config = parseConfig({ cluster: { relistMinutes: 120 }, clusters: [{ name: 'gpu-east' }, { name: 'gpu-west', relistMinutes: 30 }] });
+    expect(config.clusters.map((c) => c.relistMinutes)).toEqual([120, 30]);
+    expect(problemsOf(() => parseConfig({ cluster: { relistMinutes: 0.5 } }))).toEqual([expect.stringMatching(/^cluster\.relistMinutes: /)]);
+    expect(problemsOf(() => parseConfig({ clusters: [{ name: 'gpu-east', relistMinutes: 'often' }] }))).toEqual([expect.stringMatching(/^clusters\.0\.relistMinutes: /)]);
+  });
+
   it('names the key of every mistake: bad or duplicate names, kubeconfig and context together, unknown ha.cluster, an empty list', () => {
     const problems = problemsOf(() =>
       parseConfig({

@@ -23,6 +23,18 @@ describe('config', () => {
     expect(problemsOf(() => parseConfig({}, { DATABASE_URL: 'sqlite:///x.db' })).join('\n')).toMatch(/DATABASE_URL: must be a postgres/);
   });
 
+  it('reads the proxy variables as curl and undici do, lower-case first, and refuses one that is not an http(s) URL without echoing it', () => {
+    expect(parseConfig({}, {}).secrets.proxy).toEqual({ httpProxy: undefined, httpsProxy: undefined, noProxy: undefined });
+    const env = { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:3128', NO_PROXY: '127.0.0.1, .svc' };
+    expect(parseConfig({}, env).secrets.proxy).toEqual({ httpsProxy: 'http://lower:3128', httpProxy: 'http://plain:3128', noProxy: '127.0.0.1, .svc' });
+    const problems = problemsOf(() => parseConfig({}, { HTTPS_PROXY: 'socks5://u:secret@proxy:1080', http_proxy: 'proxy.example.org:3128' }));
+    expect(problems).toEqual([
+      expect.stringMatching(/^HTTPS_PROXY: must be the proxy's http:\/\/ or https:\/\/ URL/),
+      expect.stringMatching(/^HTTP_PROXY: must be the proxy's http:\/\/ or https:\/\/ URL/),
+    ]);
+    expect(problems.join('\n')).not.toContain('secret');
+  });
+
   it('accepts the example of the foundation issue and converts durations and sizes', () => {
     const config = parseConfig({
       slack: { mode: 'http', port: 3100, fallbackChannel: 'C0123' },

@@ -51,6 +51,7 @@ describe('several clusters in one bot', () => {
     [east, west, slack] = await Promise.all([startFakeKube(), startFakeKube(), startFakeSlack()]);
     for (const kube of [east, west]) kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
     slack.addChannel('C0FALLBACK', 'runai-alerts');
+    slack.inviteBot('C0FALLBACK');
     dir = tempDir('multi-cluster-');
   });
   afterEach(async () => {

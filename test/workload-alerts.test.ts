@@ -33,6 +33,7 @@ function texts(slack: SlackSimulator, to: string): string[] {
 describe('workload alerts reach their owner', () => {
   const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0FALLBACK', 'runai-alerts');
+    slack.inviteBot('C0FALLBACK');
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
     kube.addNamespace(ns('llm'), { 'runai/queue': 'llm' });
   });

@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 import type { ChannelFacts } from '../notify/access.js';
 import { pass, warn, type CheckRow } from './report.js';
 
-export type ChannelAnswer = { facts: ChannelFacts } | { error: string };
+/** conversations.info's answer for one channel: its reach, its name and whether the bot is in it. */
+export type ChannelAnswer = { facts: ChannelFacts; name?: string; isMember: boolean } | { error: string };
 
 export function channelRows(projects: Config['projects'], answers: ReadonlyMap<string, ChannelAnswer>): CheckRow[] {
   const rows: CheckRow[] = [];

@@ -27,7 +27,7 @@ export interface Permission {
 }
 
 const WORKLOAD_VERBS = [
-  ['list', 'to find every workload at start and at each resync'],
+  ['list', 'to find every workload at start and at each relist'],
   ['watch', 'to see workload state changes as they happen'],
 ] as const;
 

@@ -20,14 +20,20 @@ function slackError(err: unknown): string {
   return data?.error ?? (err instanceof Error ? err.message : String(err));
 }
 
-function slackClient(token: string, apiUrl: string | undefined): WebClient {
-  // No retries: a wrong token or URL should fail now, not after minutes of backoff.
-  return new WebClient(token, { slackApiUrl: apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 }, timeout: 10_000 });
+/** How check reaches Slack and the feed: the Slack API URL (SLACK_API_URL) and, behind a proxy, its fetch (lib/proxy.ts). */
+export interface Reach {
+  apiUrl?: string;
+  fetch?: typeof fetch;
 }
 
-export async function slackAuthTest(botToken: string, apiUrl: string | undefined): Promise<SlackAnswer> {
+function slackClient(token: string, reach: Reach): WebClient {
+  // No retries: a wrong token or URL should fail now, not after minutes of backoff.
+  return new WebClient(token, { slackApiUrl: reach.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 }, timeout: 10_000, ...(reach.fetch ? { fetch: reach.fetch } : {}) });
+}
+
+export async function slackAuthTest(botToken: string, reach: Reach): Promise<SlackAnswer> {
   try {
-    const result = await slackClient(botToken, apiUrl).auth.test();
+    const result = await slackClient(botToken, reach).auth.test();
     return { ok: true, scopes: result.response_metadata?.scopes, team: result.team, user: result.user };
   } catch (err) {
     return { ok: false, error: slackError(err) };
@@ -35,23 +41,24 @@ export async function slackAuthTest(botToken: string, apiUrl: string | undefined
 }
 
 /** Socket Mode's first step: asking for a WebSocket URL proves the app-level token works. */
-export async function slackSocketModeOpen(appToken: string, apiUrl: string | undefined): Promise<SlackAnswer> {
+export async function slackSocketModeOpen(appToken: string, reach: Reach): Promise<SlackAnswer> {
   try {
-    await slackClient(appToken, apiUrl).apps.connections.open();
+    await slackClient(appToken, reach).apps.connections.open();
     return { ok: true };
   } catch (err) {
     return { ok: false, error: slackError(err) };
   }
 }
 
-/** conversations.info for each channel, in the terms access decisions use. */
-export async function slackChannelFacts(botToken: string, apiUrl: string | undefined, channels: readonly string[]): Promise<Map<string, ChannelAnswer>> {
-  const client = slackClient(botToken, apiUrl);
+/** conversations.info for each channel: what access decisions use, its name and whether the bot is in it. */
+export async function slackChannelFacts(botToken: string, reach: Reach, channels: readonly string[]): Promise<Map<string, ChannelAnswer>> {
+  const client = slackClient(botToken, reach);
   const answers = new Map<string, ChannelAnswer>();
   for (const channel of new Set(channels)) {
     try {
       const result = await client.conversations.info({ channel });
-      answers.set(channel, result.channel ? { facts: channelFacts(result.channel) } : { error: 'no channel in the answer' });
+      const found = result.channel;
+      answers.set(channel, found ? { facts: channelFacts(found), name: found.name, isMember: found.is_member === true } : { error: 'no channel in the answer' });
     } catch (err) {
       answers.set(channel, { error: slackError(err) });
     }
@@ -79,8 +86,8 @@ export function accessReviewer(kubeConfig: KubeConfig): (p: Permission) => Promi
   };
 }
 
-export async function fetchFeed(feed: string, now: () => Date): Promise<FetchedFeed> {
-  const result = await new FeedFetcher({ feed, cache: new MemoryFeedCache(), now, timeoutMs: 15_000 }).refresh();
+export async function fetchFeed(feed: string, now: () => Date, reach: Reach): Promise<FetchedFeed> {
+  const result = await new FeedFetcher({ feed, cache: new MemoryFeedCache(), now, timeoutMs: 15_000, ...(reach.fetch ? { fetch: reach.fetch } : {}) }).refresh();
   if (result.error || result.body === undefined) return { error: result.error?.message ?? 'nothing fetched' };
   return { body: result.body };
 }

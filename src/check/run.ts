@@ -7,11 +7,13 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { discoverWorkloadKinds, RUNAI_GROUP, WORKLOAD_PLURALS } from '../cluster/kinds.js';
 import { haLease, leaseCluster, slackSecretProblems, type Config, type ResolvedCluster } from '../config.js';
+import { fetchThrough, proxyDispatcher } from '../lib/proxy.js';
 import { REQUIRED_BOT_SCOPES } from '../slack/scopes.js';
 import { channelRows } from './channels.js';
+import { invitationRows, postingChannels } from './invitations.js';
 import { maintenanceRow } from './maintenance.js';
 import { leasePermissions, permissionRow, requiredPermissions } from './permissions.js';
-import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackChannelFacts, slackSocketModeOpen } from './probes.js';
+import { AccessReviewError, accessReviewer, fetchFeed, slackAuthTest, slackChannelFacts, slackSocketModeOpen, type Reach } from './probes.js';
 import { fail, pass, type CheckRow } from './report.js';
 import { scopeRows } from './scopes.js';
 
@@ -24,29 +26,35 @@ export interface CheckOptions {
 
 export async function runChecks(config: Config, options: CheckOptions): Promise<CheckRow[]> {
   const rows: CheckRow[] = [pass('config', `${options.source} is valid`)];
-  rows.push(...(await slackRows(config)));
+  // The way out the bot itself takes (HTTPS_PROXY…), so check sees what `start` will.
+  const egress = proxyDispatcher(config.secrets.proxy);
+  const reach: Reach = { apiUrl: config.secrets.slackApiUrl, ...(egress ? { fetch: fetchThrough(egress) } : {}) };
+  rows.push(...(await slackRows(config, reach)));
   rows.push(...(await clusterRows(config, options)));
-  const fetched = config.maintenance ? await fetchFeed(config.maintenance.feed, options.now) : undefined;
+  const fetched = config.maintenance ? await fetchFeed(config.maintenance.feed, options.now, reach) : undefined;
   rows.push(maintenanceRow(config.maintenance, fetched, options.now()));
   return rows;
 }
 
-async function slackRows(config: Config): Promise<CheckRow[]> {
+async function slackRows(config: Config, reach: Reach): Promise<CheckRow[]> {
   const rows = slackSecretProblems(config).map((problem) => fail('Slack credentials', problem));
-  const { slackBotToken, slackAppToken, slackApiUrl } = config.secrets;
+  const { slackBotToken, slackAppToken } = config.secrets;
   if (slackBotToken?.startsWith('xoxb-')) {
-    const auth = await slackAuthTest(slackBotToken, slackApiUrl);
+    const auth = await slackAuthTest(slackBotToken, reach);
     if (auth.ok) {
       rows.push(pass('Slack bot token', `valid: workspace ${auth.team ?? '?'}, bot user @${auth.user ?? '?'}`));
       rows.push(...scopeRows(auth.scopes, REQUIRED_BOT_SCOPES));
-      const channels = Object.values(config.projects).flatMap((p) => (p.channel ? [p.channel] : []));
-      if (channels.length) rows.push(...channelRows(config.projects, await slackChannelFacts(slackBotToken, slackApiUrl, channels)));
+      // Every channel the bot posts to includes every project channel, so one question each serves both checks.
+      const channels = postingChannels(config);
+      const answers = await slackChannelFacts(slackBotToken, reach, [...channels.keys()]);
+      rows.push(...channelRows(config.projects, answers));
+      rows.push(...invitationRows(channels, answers, { botName: auth.user ?? 'Run:ai Bot', postsToPublicChannels: auth.scopes?.includes('chat:write.public') ?? false }));
     } else {
       rows.push(fail('Slack bot token', `auth.test failed (${auth.error}): put the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in SLACK_BOT_TOKEN; install the app to the workspace first`));
     }
   }
   if (config.slack.mode === 'socket' && slackAppToken?.startsWith('xapp-')) {
-    const socket = await slackSocketModeOpen(slackAppToken, slackApiUrl);
+    const socket = await slackSocketModeOpen(slackAppToken, reach);
     rows.push(socket.ok
       ? pass('Slack app-level token', 'valid: Socket Mode can connect')
       : fail('Slack app-level token', `apps.connections.open failed (${socket.error}): enable Socket Mode, and put an app-level token with connections:write (Basic Information → App-Level Tokens) in SLACK_APP_TOKEN`));

@@ -10,13 +10,15 @@ import { discoverWithRetry, type DiscoveryRetry } from './discovery.js';
 import type { WorkloadKindRef } from './kinds.js';
 import type { NamespaceLabels } from './namespaces.js';
 import type { ClusterReader } from './reader.js';
-import { WorkloadWatcher, type WatcherStats, type WorkloadEventHandler } from './watcher.js';
+import { emptyWatcherStats, WorkloadWatcher, type WatcherOverrides, type WatcherStats, type WorkloadEventHandler } from './watcher.js';
 
 export interface ClusterWatchSettings {
   namespaces: string[];
   mode: 'watch' | 'poll';
   pollIntervalSeconds: number;
   resyncMinutes: number;
+  /** Unset: a full list only at start and after 410 Gone. */
+  relistMinutes?: number;
 }
 
 export interface ClusterWatchOptions {
@@ -31,10 +33,12 @@ export interface ClusterWatchOptions {
   onSynced(): Promise<void>;
   log: Logger;
   discovery?: Omit<DiscoveryRetry, 'signal' | 'onError'>;
+  /** Tests: shorter schedules than the settings allow. */
+  watcher?: WatcherOverrides;
 }
 
 export class ClusterWatch {
-  readonly stats: WatcherStats = { requests: 0, watchRestarts: 0, relists: 0, errors: 0 };
+  readonly stats: WatcherStats = emptyWatcherStats();
   kinds?: WorkloadKindRef[];
   private watcher?: WorkloadWatcher;
   private discoveryError?: string;
@@ -98,9 +102,11 @@ export class ClusterWatch {
       mode: settings.mode,
       pollIntervalMs: settings.pollIntervalSeconds * 1000,
       resyncMs: settings.resyncMinutes * 60_000,
+      relistMs: settings.relistMinutes === undefined ? undefined : settings.relistMinutes * 60_000,
       handler: options.handler,
       log: options.log.child({ component: 'watcher' }),
       stats: this.stats,
+      ...options.watcher,
     });
     await this.watcher.start();
     if (this.abort.signal.aborted) return;

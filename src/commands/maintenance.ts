@@ -4,6 +4,8 @@
  * occurrences included. A feed that cannot be read exits 1 with what is wrong.
  */
 import type { Command } from 'commander';
+import { proxyProblems, proxySettingsFromEnv } from '../config.js';
+import { fetchThrough, proxyDispatcher } from '../lib/proxy.js';
 import { FeedFetcher, MemoryFeedCache } from '../maintenance/feed.js';
 import { siteTimeRange } from '../messages/maintenance.js';
 import { FeedError, parseFeed, type MaintenanceWindow } from '../maintenance/parse.js';
@@ -35,8 +37,8 @@ function textRow(w: MaintenanceWindow, timezone: string): string {
 
 const fail = (message: string): Listing => ({ stdout: '', stderr: `${message}\n`, exitCode: 1 });
 
-/** The listing for the given options; `now` and the host zone come from the caller. */
-export async function maintenanceListing(opts: ListingOptions, now: Date, hostZone: string): Promise<Listing> {
+/** The listing for the given options; `now`, the host zone and the way out (a proxy's fetch) come from the caller. */
+export async function maintenanceListing(opts: ListingOptions, now: Date, hostZone: string, fetchVia?: typeof fetch): Promise<Listing> {
   const from = opts.from ? new Date(opts.from) : now;
   if (Number.isNaN(from.getTime())) return fail(`--from: "${opts.from}" is not an ISO 8601 date such as 2026-07-01 or 2026-07-01T08:00:00Z`);
   const days = opts.days === undefined ? DEFAULT_DAYS : Number(opts.days);
@@ -44,7 +46,7 @@ export async function maintenanceListing(opts: ListingOptions, now: Date, hostZo
   const timezone = opts.timezone ? canonicalIana(opts.timezone) : hostZone;
   if (!timezone) return fail(`--timezone: "${opts.timezone}" is not an IANA time zone such as Europe/Berlin`);
 
-  const fetched = await new FeedFetcher({ feed: opts.feed, cache: new MemoryFeedCache() }).refresh();
+  const fetched = await new FeedFetcher({ feed: opts.feed, cache: new MemoryFeedCache(), ...(fetchVia ? { fetch: fetchVia } : {}) }).refresh();
   if (fetched.error || fetched.body === undefined) {
     return fail(`cannot read the maintenance feed ${opts.feed}: ${fetched.error?.message ?? 'no content'}`);
   }
@@ -73,7 +75,15 @@ export function register(program: Command): void {
     .option('--json', 'print a JSON array sorted by start')
     .action(async (opts: ListingOptions) => {
       const hostZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const listing = await maintenanceListing(opts, new Date(), hostZone);
+      const proxy = proxySettingsFromEnv(process.env);
+      const problems = proxyProblems(proxy);
+      if (problems.length) {
+        process.stderr.write(problems.map((p) => `${p}\n`).join(''));
+        process.exitCode = 1;
+        return;
+      }
+      const egress = proxyDispatcher(proxy);
+      const listing = await maintenanceListing(opts, new Date(), hostZone, egress && fetchThrough(egress));
       process.stdout.write(listing.stdout);
       process.stderr.write(listing.stderr);
       process.exitCode = listing.exitCode;

@@ -83,6 +83,9 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   for (const person of PEOPLE) slack.addUser(person);
   slack.addChannel(CHANNELS.alerts.id, CHANNELS.alerts.name, PEOPLE.map((p) => p.id));
   slack.addChannel(CHANNELS.maintenance.id, CHANNELS.maintenance.name, PEOPLE.map((p) => p.id));
+  // As the README's setup says: the bot is invited to every channel it posts to.
+  slack.inviteBot(CHANNELS.alerts.id);
+  slack.inviteBot(CHANNELS.maintenance.id);
 
   const feedPath = join(dir, 'maintenance.ics');
   const windowStart = demoWindowStart(now());

@@ -63,6 +63,8 @@ export interface FeedFetcherOptions {
   maxBytes?: number;
   /** Throws when a body is not acceptable as a feed; default: it must look like a whole calendar. */
   validate?: (body: string) => void;
+  /** How HTTP feeds are fetched (through a proxy: lib/proxy.ts); default: the global fetch. */
+  fetch?: typeof fetch;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -199,7 +201,7 @@ export class FeedFetcher {
     const origin = new URL(this.url);
     let url = origin;
     for (let hops = 0; ; hops++) {
-      const response = await fetch(url, { headers, signal, redirect: 'manual' });
+      const response = await (this.opts.fetch ?? fetch)(url, { headers, signal, redirect: 'manual' });
       if (response.status < 300 || response.status > 399 || response.status === 304) return response;
       await response.body?.cancel();
       const location = response.headers.get('location');

@@ -113,6 +113,25 @@ function siteLabel(site: FailureSite | undefined, source?: { pod?: string; conta
   return parts.length ? ` (${forMrkdwn(parts.join(', '))})` : '';
 }
 
+/** Said instead of a category when nothing in the log or the pod named a kind of failure. */
+export const UNRECOGNISED = {
+  withLine: 'I could not tell the kind of failure from the log; read the error line.',
+  withoutLine: 'I could not tell the kind of failure: the log has no error line and Kubernetes gave no reason.',
+} as const;
+
+/**
+ * Whether to retry, the category and the advice. `other` by default is not a diagnosis: when
+ * nothing named a kind, the message says so plainly instead of "Category: Other error".
+ */
+export function verdictSection(triage: TriageResult): Block {
+  // triage.advice quotes the guide's Safe recovery sentence and says what to change.
+  const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
+  const kind = triage.recognised
+    ? `Category: *${forMrkdwn(triage.categoryLabel)}*.`
+    : triage.firstError ? UNRECOGNISED.withLine : UNRECOGNISED.withoutLine;
+  return section(`${verdict} ${kind}\n${forMrkdwn(triage.advice)}`);
+}
+
 /** The DM for a Failed or Stopped workload (and any other settled state). */
 export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const { workload: w, state, triage, site } = alert;
@@ -147,11 +166,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   if (alert.logProblem) blocks.push(context(`Logs: ${forMrkdwn(alert.logProblem)}`));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
-  if (state === 'Failed' && triage) {
-    // triage.advice quotes the guide's Safe recovery sentence and says what to change.
-    const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
-    blocks.push(section(`${verdict} Category: *${forMrkdwn(triage.categoryLabel)}*.\n${forMrkdwn(triage.advice)}`));
-  }
+  if (state === 'Failed' && triage) blocks.push(verdictSection(triage));
   if (alert.archivePath) blocks.push(context(`Full logs saved to ${forInlineCode(alert.archivePath, 400)}`));
   else if (alert.archivePending) blocks.push(context(`Full logs are being saved to ${forInlineCode(alert.archivePending, 400)}`));
   if (!triage?.advice.includes(SAFE_RECOVERY.oneChange)) blocks.push(context(SAFE_RECOVERY.oneChange));

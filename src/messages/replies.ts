@@ -8,7 +8,7 @@ import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js
 import { rankLabel } from '../cluster/normalize.js';
 import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
-import { describeTermination, runaiUiLink, STATE_ICON } from './alert.js';
+import { describeTermination, runaiUiLink, STATE_ICON, verdictSection } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 import { clusterCode, clusterField, clusterNote, nameCode, onCluster, qualifiedName } from './cluster.js';
 
@@ -267,7 +267,7 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
   } else if (triage?.firstError) {
     const fe = triage.firstError;
     blocks.push(section(`*First relevant error*${where ? ` (${forMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${forCodeBlock(fe.line, 2500) || ' '}\`\`\``));
-    summary = `${triage.categoryLabel}: ${truncate(fe.line, 300)}`;
+    summary = triage.recognised ? `${triage.categoryLabel}: ${truncate(fe.line, 300)}` : truncate(fe.line, 300);
   } else if (triage && triage.decidedBy !== 'none') {
     blocks.push(section(`*No error line in the log*${where ? ` (${forMrkdwn(where)})` : ''}; ${forMrkdwn(triage.summary)}.`));
     summary = triage.summary;
@@ -275,11 +275,7 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
     blocks.push(section(w.state === 'Failed' ? '*I found no error* in the log or the pod state.' : `Nothing has gone wrong: the workload is ${w.state}.`));
     summary = 'no error found';
   }
-  if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') {
-    // triage.advice quotes the guide's Safe recovery sentence and says what to change.
-    const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
-    blocks.push(section(`${verdict} Category: *${forMrkdwn(triage.categoryLabel)}*.\n${forMrkdwn(triage.advice)}`));
-  }
+  if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') blocks.push(verdictSection(triage));
   if (logProblem) blocks.push(context(`Logs: ${forMrkdwn(logProblem)}`));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
   return { text: forMrkdwn(truncate(`${qualifiedName(w)} is ${w.state}: ${summary}`, 3000)), blocks };

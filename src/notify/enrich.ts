@@ -73,6 +73,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
     const source = { pod: candidate.pod.name, container: candidate.container.name, rank: rankLabel(candidate.pod) };
     const hints = async () => ({
       exitCode: candidate.termination?.exitCode,
+      signal: candidate.termination?.signal,
       reason: candidate.termination?.reason ?? candidate.pod.reason,
       events: (await eventsRead).filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
     });

@@ -67,9 +67,9 @@ export interface ReconcilerOptions {
   maxConcurrentDecisions?: number;
   /**
    * When the workload's containers ended, read from its pods (undefined: they do not say). Asked
-   * only by a list's decisions (the catch-up after start, a relist), for a change the bot missed
-   * while it could not watch, and only where the answer can decide the lookback (podsCouldDate):
-   * a live watch event's change is happening now.
+   * only by the decisions made a slice at a time (the catch-up after start, a relist, a resync),
+   * for a change the bot did not see happen, and only where the answer can decide the lookback
+   * (podsCouldDate): a live watch event's change is happening now.
    */
   finishedAt?(workload: Workload): Promise<string | undefined>;
 }
@@ -155,6 +155,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       remove: (raw) => this.removeIn(cluster, raw),
       batch: (work) => this.batch(work),
       listed: (kind, scope, uids) => this.listedIn(cluster, kind, scope, uids),
+      resync: () => this.resyncIn(cluster),
     };
   }
 
@@ -206,6 +207,10 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   listed(kind: WorkloadKindRef, scope: string, uids: Set<string>): void {
     this.listedIn(undefined, kind, scope, uids);
+  }
+
+  resync(): Promise<void> {
+    return this.resyncIn(undefined);
   }
 
   private upsertIn(cluster: string | undefined, rules: ClusterRules, raw: unknown, kind: WorkloadKindRef): void {
@@ -295,7 +300,20 @@ export class WorkloadReconciler implements WorkloadEventHandler {
    */
   async markSynced(cluster?: string): Promise<void> {
     this.synced.add(cluster ?? UNNAMED);
-    await this.queueInSlices([...this.cache].filter(([, c]) => c.workload.cluster === cluster).map(([id]) => id));
+    await this.queueInSlices(this.idsIn(cluster));
+  }
+
+  /**
+   * The watcher's resync: every cached workload of a synced cluster is decided again from what
+   * the cache shows, with no request to the cluster. Level-triggered, so a decision that failed
+   * (the store refused a write, say) is made again, and one already made changes nothing.
+   */
+  private async resyncIn(cluster: string | undefined): Promise<void> {
+    if (this.isSynced(cluster)) await this.queueInSlices(this.idsIn(cluster));
+  }
+
+  private idsIn(cluster: string | undefined): string[] {
+    return [...this.cache].filter(([, c]) => c.workload.cluster === cluster).map(([id]) => id);
   }
 
   /** Queues a decision for every cached workload of a synced cluster, a slice per job and per turn of the event loop. */

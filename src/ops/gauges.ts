@@ -14,6 +14,7 @@ export interface GaugeSources {
   outboxDepth: Source;
   kubeRequests: Source | PerCluster;
   watchRestarts: Source | PerCluster;
+  watchStalls: Source | PerCluster;
   kubeErrors: Source | PerCluster;
   workloads: Source | PerCluster;
 }

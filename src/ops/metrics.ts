@@ -15,6 +15,7 @@ export class Metrics {
   // Per cluster: labelled `cluster` when clusters: names them; unlabelled for the one unnamed cluster.
   readonly kubeRequests = new Gauge({ name: 'runai_bot_kube_api_requests', help: 'Kubernetes API requests made since start', labelNames: ['cluster'], registers: [this.registry] });
   readonly watchRestarts = new Gauge({ name: 'runai_bot_watch_restarts', help: 'Watch streams restarted since start', labelNames: ['cluster'], registers: [this.registry] });
+  readonly watchStalls = new Gauge({ name: 'runai_bot_watch_stalls', help: 'Watch streams cut and restarted because they delivered nothing (no event, no bookmark) for longer than the server may stay silent', labelNames: ['cluster'], registers: [this.registry] });
   readonly kubeErrors = new Gauge({ name: 'runai_bot_kube_errors', help: 'Kubernetes API errors since start', labelNames: ['cluster'], registers: [this.registry] });
   readonly malformed = new Counter({ name: 'runai_bot_malformed_workloads_total', help: 'Workload objects skipped as malformed', labelNames: ['cluster'], registers: [this.registry] });
   readonly triageSeconds = new Histogram({

@@ -46,6 +46,12 @@ export interface InjectedFailure {
   matches: (req: RecordedRequest) => boolean;
 }
 
+/** Lists this matches are answered `ms` after their page was taken from the store. */
+export interface SlowList {
+  ms: number;
+  matches: (req: RecordedRequest) => boolean;
+}
+
 export interface ApiContext {
   cluster: Cluster;
   watches: WatchHub;
@@ -54,6 +60,7 @@ export interface ApiContext {
   user: string;
   denyRules: DenyRule[];
   failures: InjectedFailure[];
+  slowLists: SlowList[];
   requests: RecordedRequest[];
   serverAddress: () => string;
 }
@@ -174,7 +181,7 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-async function handleList(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleList(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): Promise<void> {
   const labels = parseLabelSelector(query.labelSelector);
   const fields = parseFieldSelector(query.fieldSelector, route.type);
   const matches = (obj: KubeObject) => labels(obj) && fields(obj);
@@ -186,6 +193,10 @@ async function handleList(ctx: ApiContext, route: ResourceRoute, query: Record<s
     limit: optionalInt(query, 'limit'),
     continueToken: query.continue || undefined,
   });
+  // The page is what the store held when the request arrived (a first page's snapshot is taken
+  // then); a slow answer serves it as it was, while watches stream every change made meanwhile.
+  const slow = ctx.slowLists.find((s) => s.matches(recorded));
+  if (slow) await new Promise((resolve) => setTimeout(resolve, slow.ms));
   const metadata = {
     resourceVersion: String(page.rv),
     ...(page.continueToken ? { continue: page.continueToken } : {}),
@@ -251,7 +262,8 @@ function accessReview(ctx: ApiContext, body: KubeObject): object {
   };
 }
 
-async function handleResource(ctx: ApiContext, route: ResourceRoute, req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+async function handleResource(ctx: ApiContext, route: ResourceRoute, req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): Promise<void> {
+  const { query } = recorded;
   const method = req.method ?? 'GET';
   const verb = verbOf(method, route, query);
   if (!route.type.verbs.includes(verb)) {
@@ -274,7 +286,7 @@ async function handleResource(ctx: ApiContext, route: ResourceRoute, req: Incomi
       handleWatch(ctx, route, query, req, res);
       return;
     case 'list':
-      await handleList(ctx, route, query, req, res);
+      await handleList(ctx, route, query, req, res, recorded);
       return;
     case 'get':
       if (subresource === 'log') handleLog(ctx, route, query, res);
@@ -343,7 +355,7 @@ export async function handleRequest(ctx: ApiContext, req: IncomingMessage, res: 
     }
     const route = segments[0] === 'api' || segments[0] === 'apis' ? resourceRoute(segments) : undefined;
     if (!route) throw new ApiError(404, NOT_FOUND_MESSAGE, 'NotFound');
-    await handleResource(ctx, route, req, res, query);
+    await handleResource(ctx, route, req, res, recorded);
   } catch (err) {
     const error = err instanceof ApiError ? err : new ApiError(500, err instanceof Error ? err.message : String(err), 'InternalError');
     if (res.headersSent) res.destroy();

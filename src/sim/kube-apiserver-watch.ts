@@ -25,6 +25,9 @@ export interface WatchRequest {
   timeoutSeconds?: number;
 }
 
+/** The watch cache sends a watch its last bookmark this long before the watch's timeoutSeconds. */
+const PRE_DEADLINE_BOOKMARK_S = 2;
+
 interface OpenWatch {
   res: ServerResponse;
   bookmarks: boolean;
@@ -86,9 +89,11 @@ export class WatchHub {
 
     let timeout: NodeJS.Timeout | undefined;
     let bookmarks: NodeJS.Timeout | undefined;
+    let lastBookmark: NodeJS.Timeout | undefined;
+    const { bookmarkIntervalMs } = this.options;
     const watch: OpenWatch = {
       res,
-      bookmarks: req.bookmarks,
+      bookmarks: req.bookmarks && bookmarkIntervalMs > 0,
       type: req.type,
       close: (abrupt) => {
         if (abrupt) res.destroy();
@@ -99,12 +104,19 @@ export class WatchHub {
       unsubscribe();
       clearTimeout(timeout);
       clearInterval(bookmarks);
+      clearTimeout(lastBookmark);
       this.open.delete(watch);
     };
     res.on('close', cleanup);
     res.on('finish', cleanup);
     if (req.timeoutSeconds !== undefined) timeout = setTimeout(() => res.end(), req.timeoutSeconds * 1000);
-    if (req.bookmarks) bookmarks = setInterval(() => this.bookmark(watch), this.options.bookmarkIntervalMs);
+    if (watch.bookmarks) {
+      bookmarks = setInterval(() => this.bookmark(watch), bookmarkIntervalMs);
+      // As the watch cache does: one more right before the deadline, so the next watch resumes from now.
+      if (req.timeoutSeconds !== undefined && req.timeoutSeconds > PRE_DEADLINE_BOOKMARK_S) {
+        lastBookmark = setTimeout(() => this.bookmark(watch), (req.timeoutSeconds - PRE_DEADLINE_BOOKMARK_S) * 1000);
+      }
+    }
     this.open.add(watch);
   }
 

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
 import type { DenyRule } from './kube-apiserver-access.js';
 import { Cluster, EVENTS, typeNamed, typeOfObject } from './kube-apiserver-cluster.js';
-import { handleRequest, type ApiContext, type InjectedFailure, type RecordedRequest } from './kube-apiserver-http.js';
+import { handleRequest, type ApiContext, type InjectedFailure, type RecordedRequest, type SlowList } from './kube-apiserver-http.js';
 import { groupVersionOf, findByName } from './kube-apiserver-resources.js';
 import type { KubeObject } from './kube-apiserver-store.js';
 import { WatchHub } from './kube-apiserver-watch.js';
@@ -32,7 +32,11 @@ export interface FakeKubeOptions {
   historyLimit?: number;
   /** Clock for timestamps and AGE columns (default: the system clock). */
   now?: () => Date;
-  /** How often watches with `allowWatchBookmarks` get a BOOKMARK (default 60 s, like the real server). */
+  /**
+   * How often watches with `allowWatchBookmarks` get a BOOKMARK (default 60 s, the real API
+   * server's watch cache; it also sends one 2 s before a watch's timeoutSeconds). 0: never,
+   * as a server without a watch cache, which ignores allowWatchBookmarks.
+   */
   bookmarkIntervalMs?: number;
   /** Requests these rules match get 403, and SelfSubjectAccessReviews say not allowed. */
   deny?: DenyRule[];
@@ -84,6 +88,7 @@ export class FakeKube {
   private readonly cluster: Cluster;
   private readonly watches: WatchHub;
   private readonly failures: InjectedFailure[] = [];
+  private readonly slowLists: SlowList[] = [];
   private readonly denyRules: DenyRule[];
   private readonly now: () => Date;
   private readonly context: ApiContext;
@@ -105,6 +110,7 @@ export class FakeKube {
       user: options.user ?? 'sim-user',
       denyRules: this.denyRules,
       failures: this.failures,
+      slowLists: this.slowLists,
       requests: this.requests,
       serverAddress: () => `127.0.0.1:${this.address?.port ?? 0}`,
     };
@@ -278,6 +284,20 @@ export class FakeKube {
   /** The next `n` requests that `match` hits are answered with a Status of code `status`. */
   failNext(n: number, status: number, match?: RequestMatcher): void {
     this.failures.push({ remaining: n, status, matches: requestPredicate(match) });
+  }
+
+  /**
+   * From now on, list requests `match` hits are answered `ms` after the server took their page
+   * from the store, as an API server under load answers a big list: the page (for a first page,
+   * the snapshot every continue token walks) is the cluster as it was when the request arrived,
+   * while watches stream the changes made meanwhile. `fastLists()` ends it.
+   */
+  slowListsBy(ms: number, match?: RequestMatcher): void {
+    this.slowLists.push({ ms, matches: requestPredicate(match) });
+  }
+
+  fastLists(): void {
+    this.slowLists.length = 0;
   }
 
   /** Ends every failure injected by `failNext`, used or not (an outage of unknown length ends). */

@@ -16,6 +16,8 @@ export interface MethodContext {
   now: Date;
   appId: string;
   botId: string;
+  /** The bot token's scopes (the ones x-oauth-scopes reports). */
+  scopes: readonly string[];
   /** Issues a one-use Socket Mode ticket and returns its ws:// URL. */
   openSocketUrl(): string;
 }
@@ -81,13 +83,36 @@ function page<T>(items: T[], args: Json): { items: T[]; next_cursor: string } {
   };
 }
 
-/** Checks shared by the three chat methods that carry a message body. */
-function messageTarget(ctx: MethodContext): { channel?: string; error?: Json } {
+/**
+ * Where a bot may post, as Slack answers chat.postMessage and chat.postEphemeral
+ * (docs.slack.dev/reference/methods/chat.postMessage, chat.postEphemeral: errors
+ * channel_not_found, not_in_channel): a user ID means the bot's DM with that person, always
+ * allowed; a private channel the bot is not in does not exist for it; a public channel it is
+ * not in refuses the post until someone invites it, unless the token has chat:write.public
+ * (docs.slack.dev/reference/scopes/chat:write.public, which names chat.postMessage only).
+ */
+function membershipRefusal(ctx: MethodContext, channel: SlackChannel, publicWithoutJoining: boolean): Json | undefined {
+  if (channel.user || channel.members.includes(ctx.workspace.botUserId)) return undefined;
+  if (channel.is_private) return fail('channel_not_found');
+  if (publicWithoutJoining && ctx.scopes.includes('chat:write.public')) return undefined;
+  return fail('not_in_channel');
+}
+
+/**
+ * Checks shared by the three chat methods that carry a message body. chat.update lists no
+ * not_in_channel (docs.slack.dev/reference/methods/chat.update): it edits a message the bot
+ * posted, so only a private channel the bot has left is hidden from it.
+ */
+function messageTarget(ctx: MethodContext, membership: 'post' | 'ephemeral' | 'update'): { channel?: SlackChannel; error?: Json } {
   const channel = ctx.workspace.resolveChannel(str(ctx.args.channel));
   if (!channel) return { error: fail('channel_not_found') };
+  const refused = membership === 'update'
+    ? (ctx.workspace.visibleChannel(channel.id) ? undefined : fail('channel_not_found'))
+    : membershipRefusal(ctx, channel, membership === 'post');
+  if (refused) return { error: refused };
   const v = messageViolation(ctx.args);
   if (v) return { error: violation(v) };
-  return { channel: channel.id };
+  return { channel };
 }
 
 function blocksOf(args: Json): unknown[] | undefined {
@@ -172,10 +197,10 @@ export const METHODS: Record<string, MethodSpec> = {
   'chat.postMessage': {
     token: 'bot',
     answer: (ctx) => {
-      const { channel, error } = messageTarget(ctx);
+      const { channel, error } = messageTarget(ctx, 'post');
       if (error) return error;
       const message = ctx.workspace.post({
-        channel: channel!,
+        channel: channel!.id,
         ts: ctx.workspace.nextTs(ctx.now),
         text: str(ctx.args.text),
         blocks: blocksOf(ctx.args),
@@ -194,13 +219,13 @@ export const METHODS: Record<string, MethodSpec> = {
   'chat.postEphemeral': {
     token: 'bot',
     answer: (ctx) => {
-      const { channel, error } = messageTarget(ctx);
+      const { channel, error } = messageTarget(ctx, 'ephemeral');
       if (error) return error;
       const user = str(ctx.args.user);
       if (!ctx.workspace.users.has(user)) return fail('user_not_found');
-      if (!ctx.workspace.channels.get(channel!)!.members.includes(user)) return fail('user_not_in_channel');
+      if (!channel!.members.includes(user)) return fail('user_not_in_channel');
       const message = ctx.workspace.post({
-        channel: channel!,
+        channel: channel!.id,
         ts: ctx.workspace.nextTs(ctx.now),
         text: str(ctx.args.text),
         blocks: blocksOf(ctx.args),
@@ -214,9 +239,9 @@ export const METHODS: Record<string, MethodSpec> = {
   'chat.update': {
     token: 'bot',
     answer: (ctx) => {
-      const { channel, error } = messageTarget(ctx);
+      const { channel, error } = messageTarget(ctx, 'update');
       if (error) return error;
-      const message = ctx.workspace.find(channel!, str(ctx.args.ts));
+      const message = ctx.workspace.find(channel!.id, str(ctx.args.ts));
       if (!message) return fail('message_not_found');
       if (message.visibleTo) return fail('cant_update_message');
       message.text = str(ctx.args.text);

@@ -89,6 +89,13 @@ export class SlackWorkspace {
     return channel;
   }
 
+  /** `userId` joins channel `id` (an invitation accepted); a channel that does not exist is a mistake in the test. */
+  join(id: string, userId: string): void {
+    const channel = this.channels.get(id);
+    if (!channel) throw new Error(`simulated Slack: no channel ${id} to join`);
+    if (!channel.members.includes(userId)) channel.members.push(userId);
+  }
+
   addUserGroup(id: string, members: string[]): void {
     this.userGroups.set(id, [...members]);
   }

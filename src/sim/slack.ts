@@ -7,8 +7,8 @@
  * Protocol, limits and traps: as Slack documents them (Web API, Socket Mode, rate tiers).
  * Deliberate differences from real Slack: blocks without a `text` fallback are refused
  * (`missing_text_fallback`), where Slack only warns; message text over 40,000 characters is
- * refused (`msg_too_long`), where Slack truncates; the bot may post to any known channel
- * without joining it.
+ * refused (`msg_too_long`), where Slack truncates. As in Slack, the bot posts only where it is
+ * a member (`inviteBot` is a person's `/invite`), or to public channels with chat:write.public.
  */
 import { EventEmitter, once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -139,6 +139,11 @@ export class SlackSimulator {
 
   addUserGroup(id: string, members: string[]): void {
     this.workspace.addUserGroup(id, members);
+  }
+
+  /** Someone types `/invite @bot` in the channel: the bot may post there from now on. */
+  inviteBot(channelId: string): void {
+    this.workspace.join(channelId, this.team.botUserId);
   }
 
   setScopes(scopes: string[]): void {
@@ -349,7 +354,7 @@ export class SlackSimulator {
   private answerApi(method: string, req: IncomingMessage, raw: string, res: ServerResponse): void {
     const parsed = parseApiArgs(raw, req.headers['content-type'], req.headers.authorization);
     const args = 'args' in parsed ? parsed.args : {};
-    const { status, headers, body } = this.decideApi(method, parsed, args);
+    const { status, headers, body } = this.decideApi(method, parsed, args, req.headers.host);
     const call: RecordedCall = { method, body: args, token: parsed.token, at: this.now(), status, response: body };
     this.calls.push(call);
     this.recorded.emit('call');
@@ -357,7 +362,7 @@ export class SlackSimulator {
     send(res, status, body, headers);
   }
 
-  private decideApi(method: string, parsed: ReturnType<typeof parseApiArgs>, args: Json): { status: number; headers: Record<string, string>; body: Json | string } {
+  private decideApi(method: string, parsed: ReturnType<typeof parseApiArgs>, args: Json, host: string | undefined): { status: number; headers: Record<string, string>; body: Json | string } {
     const outage = this.faults.outage();
     if (outage) return outage;
     const spec = METHODS[method];
@@ -379,7 +384,10 @@ export class SlackSimulator {
       now: this.now(),
       appId: this.team.appId,
       botId: this.botId,
-      openSocketUrl: () => this.link.issueUrl(this.url),
+      scopes: this.scopes,
+      // On the host the app reached the API by (as real Slack's wss URL is on a Slack host name),
+      // so an app that reaches Slack by name, through a proxy, is handed a socket URL by name too.
+      openSocketUrl: () => this.link.issueUrl(host ? `http://${host}` : this.url),
     });
     return answer(body, scopeHeader);
   }

@@ -6,7 +6,9 @@
 import type { Server } from 'node:http';
 import { App, HTTPReceiver, SocketModeReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
+import { fetchThrough } from '../lib/proxy.js';
 import { SlackConnection } from './connection.js';
 import { slackLogLine } from './log-scrub.js';
 
@@ -23,6 +25,8 @@ export interface SlackAppOptions {
   onConnected?(): void;
   /** Once, when Slack first accepts the bot token. */
   onAuthenticated?(): void;
+  /** Where to reach Slack through (lib/proxy.ts): Web API calls, response_url posts and the Socket Mode WebSocket. */
+  dispatcher?: Dispatcher;
 }
 
 export interface SlackApp {
@@ -40,10 +44,12 @@ export interface SlackApp {
  * Builds the Bolt app and its receiver without touching the network: Slack being down or
  * refusing a token must not stop the bot from watching and archiving (see connection.ts).
  */
-export function createSlackApp({ config, log, retries = 2, announce, onConnected, onAuthenticated }: SlackAppOptions): SlackApp {
+export function createSlackApp({ config, log, retries = 2, announce, onConnected, onAuthenticated, dispatcher }: SlackAppOptions): SlackApp {
   const { secrets, slack } = config;
   const clientOptions = {
     ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
+    // Bolt 5 takes no agent: its Web API client and respond() use this fetch; the receiver below takes the dispatcher itself.
+    ...(dispatcher ? { fetch: fetchThrough(dispatcher) } : {}),
     // Explicit, or Socket Mode silently gives listener clients 100 retries (slack-reference §1.2).
     retryConfig: { retries, factor: 2, minTimeout: 500, maxTimeout: 5000 },
     // 429s come back to the caller, which reschedules them (the outbox keeps them on disk).
@@ -57,6 +63,8 @@ export function createSlackApp({ config, log, retries = 2, announce, onConnected
   const socketReceiver = slack.mode === 'socket'
     ? new SocketModeReceiver({
         appToken: secrets.slackAppToken!,
+        // The WebSocket's way out; apps.connections.open goes through clientOptions.fetch.
+        dispatcher,
         logger,
         logLevel,
         autoReconnectEnabled: false,

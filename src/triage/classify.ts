@@ -1,17 +1,18 @@
 import { CATEGORIES } from './categories.js';
-import { ERRORS, TIER, type Classification } from './signatures.js';
-import type { Category, Evidence, TriageHints } from './types.js';
+import { PRECEDENCE, TIER, rowOverrules, rowTakes, type PrecedenceRow } from './precedence.js';
+import { ERRORS, type Classification } from './signatures.js';
+import type { Category, Evidence, EvidenceItem, EvidenceKind, EvidenceRole, TriageHints } from './types.js';
 
 /**
- * The category of a failure, from the log's best line and what Kubernetes says about the
- * container (termination reason, exit code) and the pod (reason, events). A termination
- * reason such as OOMKilled or Evicted is a fact and wins; events decide only when the log
- * has no real error of its own; an exit code that tells a signal (137 SIGKILL, 139 SIGSEGV)
- * also overrules an exception the log does not recognise.
+ * The category of a failure, from the whole failure rather than one line: the log's evidence
+ * and what Kubernetes says about the container (termination reason, exit code, signal) and the
+ * pod (reason, events), weighed by the precedence in precedence.ts. The tables here say what
+ * each termination reason, pod event and exit code means.
  */
 
 interface HintRow {
   category: Category;
+  kind?: EvidenceKind;
   summary: string;
   transient?: boolean;
 }
@@ -55,7 +56,7 @@ export const EXIT_CODES: Readonly<Record<number, HintRow & { overrulesUpTo: numb
   137: { category: 'host-oom', summary: 'Exit code 137: killed by SIGKILL, usually for using too much memory', overrulesUpTo: TIER.exception },
   139: { category: 'crash', summary: 'Exit code 139: segmentation fault', overrulesUpTo: TIER.exception },
   134: { category: 'crash', summary: 'Exit code 134: aborted (SIGABRT)', overrulesUpTo: TIER.exception },
-  135: { category: 'crash', summary: 'Exit code 135: bus error (SIGBUS)', overrulesUpTo: TIER.exception },
+  135: { category: 'host-oom', kind: 'shared-memory', summary: 'Exit code 135: bus error (SIGBUS), in a container usually shared memory (/dev/shm) exhausted', overrulesUpTo: TIER.exception },
   132: { category: 'crash', summary: 'Exit code 132: illegal instruction (SIGILL)', overrulesUpTo: TIER.exception },
   136: { category: 'crash', summary: 'Exit code 136: floating-point exception (SIGFPE)', overrulesUpTo: TIER.exception },
   127: { category: 'config', summary: 'Exit code 127: command not found', overrulesUpTo: TIER.secondary },
@@ -72,50 +73,108 @@ export interface Decision {
   summary: string;
   decidedBy: Evidence;
   strength: number;
+  /** What was weighed, the deciding item first. */
+  evidence: EvidenceItem[];
+  /** False when nothing named a kind of failure (see TriageResult.recognised). */
+  recognised: boolean;
 }
 
-function fromHint(row: HintRow, decidedBy: Evidence, strength: number): Decision {
-  return {
-    category: row.category,
-    transient: row.transient ?? CATEGORIES[row.category].transient,
-    summary: row.summary,
-    decidedBy,
-    strength,
-  };
+function hintItem(row: HintRow, role: EvidenceRole): EvidenceItem {
+  return { role, category: row.category, summary: row.summary, recognised: true, ...(row.kind && { kind: row.kind }), ...(row.transient !== undefined && { transient: row.transient }) };
 }
 
-/** The category said by the newest event that says one. */
-function eventHint(events: TriageHints['events']): HintRow | undefined {
+/** The newest event that says something, as evidence. */
+function eventItem(events: TriageHints['events']): EvidenceItem | undefined {
   for (const event of [...(events ?? [])].reverse()) {
     const byReason = event.reason ? EVENT_REASONS[event.reason.toLowerCase()] : undefined;
-    if (byReason) return byReason;
+    if (byReason) return hintItem(byReason, 'pod-event');
     const message = event.message ?? '';
     const signature = ERRORS.find((s) => s.pattern.test(message));
-    if (signature) return signature;
+    if (signature) return { ...hintItem(signature, 'pod-event'), ...(signature.kind && { kind: signature.kind }) };
   }
   return undefined;
 }
 
-export function decideCategory(fromLog: Classification | null, hints: TriageHints = {}): Decision {
-  const reason = hints.reason ? REASONS[hints.reason.trim().toLowerCase()] : undefined;
-  if (reason) return fromHint(reason, 'termination-reason', STRENGTH.reason);
-  const logTier = fromLog?.tier ?? -1;
-  if (logTier < TIER.exception) {
-    const event = eventHint(hints.events);
-    if (event) return fromHint(event, 'event', STRENGTH.event);
-  }
-  const exit = hints.exitCode !== undefined ? EXIT_CODES[hints.exitCode] : undefined;
-  if (exit && logTier <= exit.overrulesUpTo) return fromHint(exit, 'exit-code', Math.max(STRENGTH.exitCode, logTier));
-  if (fromLog) return fromLogLine(fromLog);
-  return { category: 'other', transient: false, summary: 'No error found in the log', decidedBy: 'none', strength: STRENGTH.none };
+/** The exit code the container ended with; a signal alone (no exit code) counts as 128 + its number. */
+function exitCodeOf(hints: TriageHints): number | undefined {
+  if (hints.exitCode !== undefined) return hints.exitCode;
+  return hints.signal !== undefined && hints.signal > 0 ? 128 + hints.signal : undefined;
 }
 
-function fromLogLine(c: Classification): Decision {
-  return {
-    category: c.category,
-    transient: c.transient ?? CATEGORIES[c.category].transient,
-    summary: c.summary,
-    decidedBy: 'log',
-    strength: c.tier,
-  };
+/** What the container's termination and the pod say, as evidence. */
+function hintEvidence(hints: TriageHints): EvidenceItem[] {
+  const items: EvidenceItem[] = [];
+  const reason = hints.reason ? REASONS[hints.reason.trim().toLowerCase()] : undefined;
+  if (reason) items.push(hintItem(reason, 'termination-reason'));
+  const code = exitCodeOf(hints);
+  const exit = code !== undefined ? EXIT_CODES[code] : undefined;
+  if (exit) items.push(hintItem(exit, 'exit-code'));
+  const event = eventItem(hints.events);
+  if (event) items.push(event);
+  return items;
+}
+
+const DECIDED_BY: Readonly<Record<EvidenceRole, Evidence>> = {
+  line: 'log',
+  detail: 'log',
+  chain: 'log',
+  'last-exception': 'log',
+  'termination-reason': 'termination-reason',
+  'exit-code': 'exit-code',
+  'pod-event': 'event',
+};
+
+/** Whether a row may decide, given how much the chosen line counts. */
+function lineAllows(row: PrecedenceRow, lineTier: number, item: EvidenceItem, exitCode: number | undefined): boolean {
+  if (row.lineBelow === 'recognised') return lineTier < TIER.recognised;
+  if (row.lineBelow === 'exception') return lineTier < TIER.exception;
+  if (row.lineBelow === 'per exit code') return item.role !== 'exit-code' || exitCode === undefined || lineTier <= EXIT_CODES[exitCode].overrulesUpTo;
+  return true;
+}
+
+function strengthOf(item: EvidenceItem, lineTier: number): number {
+  switch (item.role) {
+    case 'termination-reason':
+      return STRENGTH.reason;
+    case 'pod-event':
+      return STRENGTH.event;
+    case 'exit-code':
+      return Math.max(STRENGTH.exitCode, lineTier);
+    default:
+      return item.recognised ? Math.max(lineTier, TIER.recognised) : lineTier;
+  }
+}
+
+/**
+ * The category of a failure from everything that points at one: the log's evidence (the
+ * chosen line first, then the lines after it, its chained exceptions and the last exception;
+ * first-error.ts collects them) and what Kubernetes says. The first row of PRECEDENCE that
+ * applies decides.
+ */
+export function decideCategory(line: Classification | null, logEvidence: readonly EvidenceItem[] = [], hints: TriageHints = {}): Decision {
+  const lineTier = line?.tier ?? -1;
+  const lineCategory = line?.category ?? 'other';
+  const lineItem: EvidenceItem[] = line && !logEvidence.some((e) => e.role === 'line')
+    ? [{ role: 'line', category: line.category, summary: line.summary, recognised: line.tier >= TIER.recognised, ...(line.transient !== undefined && { transient: line.transient }), ...(line.kind && { kind: line.kind }) }]
+    : [];
+  const items = [...lineItem, ...logEvidence, ...hintEvidence(hints)];
+  const exitCode = exitCodeOf(hints);
+  for (const row of PRECEDENCE) {
+    if (!rowOverrules(row, lineCategory, line?.kind)) continue;
+    const item = items.find((e) => row.from.includes(e.role) && rowTakes(row, e) && lineAllows(row, lineTier, e, exitCode));
+    if (!item) continue;
+    // The retry verdict of the most specific evidence of that category: a pull's 429 may sit on
+    // the wrapped line after the one that says the pull failed.
+    const verdict = item.transient !== undefined ? item : items.find((e) => e.category === item.category && e.transient !== undefined && (e.role === 'detail' || e.role === 'chain'));
+    return {
+      category: item.category,
+      transient: verdict?.transient ?? CATEGORIES[item.category].transient,
+      summary: item.summary,
+      decidedBy: DECIDED_BY[item.role],
+      strength: strengthOf(item, lineTier),
+      evidence: [item, ...items.filter((e) => e !== item)],
+      recognised: item.category !== 'other' || item.recognised,
+    };
+  }
+  return { category: 'other', transient: false, summary: 'No error found in the log', decidedBy: 'none', strength: STRENGTH.none, evidence: items, recognised: false };
 }

@@ -38,6 +38,30 @@ export function stripAnsi(line: string): string {
   return out + line.slice(from);
 }
 
+/**
+ * Where the last redraw of a line starts and ends: a progress bar (tqdm) rewrites its line
+ * with carriage returns, and a terminal shows only what was drawn last. Blank redraws after it
+ * (a bar cleared before the next line) are not what stays on screen, so the last piece that is
+ * not blank counts. One backward pass over the line, whatever it holds.
+ */
+export function lastRedrawSpan(line: string): { start: number; end: number } {
+  let end = line.length;
+  for (let cr = line.lastIndexOf('\r'); cr !== -1; cr = end > 0 ? line.lastIndexOf('\r', end - 1) : -1) {
+    for (let i = cr + 1; i < end; i++) if (!isBlank(line.charCodeAt(i))) return { start: cr + 1, end };
+    end = cr;
+  }
+  return { start: 0, end };
+}
+
+const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
+
+/** What a terminal shows of a line redrawn with carriage returns: its last redraw. */
+export function lastRedraw(line: string): string {
+  if (!line.includes('\r')) return line;
+  const { start, end } = lastRedrawSpan(line);
+  return line.slice(start, end);
+}
+
 /** Default cut for one line shown to a person. */
 export const MAX_LINE_CHARS = 300;
 

@@ -1,10 +1,12 @@
 import { TextDecoder } from 'node:util';
-import { stripAnsi } from './escape.js';
+import { lastRedraw, stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
+  CAUSED_BY,
   CHAIN_MARKER,
   EXCEPTION_LINE,
+  JAVA_EXCEPTION,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
@@ -14,7 +16,7 @@ import {
   classifyLine,
   type Classification,
 } from './signatures.js';
-import type { LogSource } from './types.js';
+import type { EvidenceItem, EvidenceRole, LogSource } from './types.js';
 
 /**
  * The streaming scan for the first relevant error. It keeps no more of the log than a few
@@ -44,10 +46,11 @@ const KEY_BLOCK_MAX_LINES = 400;
 const KEY_RANGES_KEPT = 32;
 const WRITERS_TRACKED = 256;
 const BINARY_PROBE_CHARS = 8192;
-
-/** A CUDA failure as NCCL reports it under its own error; checked only near an NCCL error. */
-const NCCL_DETAIL = /Cuda failure '/;
-
+/** Exceptions chained with one candidate that are kept as its evidence. */
+const CHAIN_KEPT = 8;
+/** A Java `Caused by:` belongs to the last exception of its writer this many lines before. */
+const JAVA_TRACE_MAX_LINES = 2000;
+const HEADER: Classification = { tier: TIER.secondary, category: 'other', summary: 'A Python traceback whose exception line is missing' };
 
 /** A line as read: raw text (latin1 bytes in byte mode) with its number. */
 export interface RawLine {
@@ -61,13 +64,23 @@ export interface Candidate {
   classification: Classification;
   line: RawLine;
   source: LogSource;
+  /** The writer (rank, pod) of the line, as splitPrefix names it. */
+  writer: string;
   before: RawLine[];
   after: RawLine[];
+  /** Exceptions chained with this one: the wrappers of a Python root cause, a Java exception's causes. */
+  chain: EvidenceItem[];
 }
+
 
 export interface ScanOutcome {
   /** The best candidate: highest tier, earliest within it. */
   best: Candidate | null;
+  /**
+   * What the log says about the best candidate's failure: its line, the recognised errors right
+   * after it from the same writer, its chained exceptions, and the log's last exception.
+   */
+  evidence: EvidenceItem[];
   tail: RawLine[];
   lineCount: number;
   bytes: number;
@@ -118,14 +131,21 @@ function cutSegment(s: string): string {
   return `${dropTrailingWord(s.slice(0, MAX_SEGMENT_CHARS))}…`;
 }
 
-/** What a terminal would show of a line: the last piece after carriage returns (tqdm). */
+function evidenceItem(role: EvidenceRole, c: Classification, lineNumber: number): EvidenceItem {
+  return {
+    role,
+    category: c.category,
+    summary: c.summary,
+    recognised: c.tier >= TIER.recognised,
+    lineNumber,
+    ...(c.kind && { kind: c.kind }),
+    ...(c.transient !== undefined && { transient: c.transient }),
+  };
+}
+
+/** What a terminal would show of a line (its last redraw after carriage returns), cut. */
 function displayOf(raw: string): string {
-  let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  if (s.includes('\r')) {
-    const pieces = s.split('\r');
-    s = pieces.reverse().find((p) => p.trim() !== '') ?? '';
-  }
-  return cutSegment(s);
+  return cutSegment(lastRedraw(raw));
 }
 
 export class FirstErrorScanner {
@@ -143,9 +163,23 @@ export class FirstErrorScanner {
   private historyChars = 0;
   /** Per tier, the first candidate of that tier. */
   private readonly best: Array<Candidate | undefined> = [];
+  /**
+   * The first bare `Traceback (most recent call last):` whose exception never came (a cut log):
+   * chosen only when no line says anything, since any line that states a cause is better.
+   */
+  private header: Candidate | undefined;
   private awaiting: Candidate[] = [];
+  /**
+   * Per writer, the candidate a later chained exception (Python after a chain marker, Java
+   * `Caused by:`) belongs to. Only candidates: the chain of any other line is never shown.
+   */
+  private readonly pythonHeads = new Map<string, Candidate>();
+  private readonly javaHeads = new Map<string, Candidate>();
+  /** The last exception line of the log (two fields: one is set per traceback, on the hot path). */
+  private lastExceptionLine = 0;
+  private lastException: Classification | undefined;
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
-  private readonly tracebacks = new Map<string, { start: number; chained: boolean }>();
+  private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate }>();
   private readonly chained = new Set<string>();
   private keyRanges: Array<{ start: number; end: number }> = [];
   private openKey: { start: number; end: number } | undefined;
@@ -217,8 +251,10 @@ export class FirstErrorScanner {
     }
     let best: Candidate | null = null;
     for (let tier = this.best.length - 1; tier >= 0 && !best; tier--) best = this.best[tier] ?? null;
+    best ??= this.header ?? null;
     return {
       best,
+      evidence: best ? this.evidenceOf(best) : [],
       tail: this.tail(),
       lineCount: this.lines,
       bytes: this.bytes,
@@ -338,17 +374,31 @@ export class FirstErrorScanner {
         return;
       }
       this.tracebacks.delete(writer);
+      if (traceback.header === this.header) this.header = undefined;
       const found = classifyExceptionLine(rest);
-      const tier = traceback.chained ? Math.min(found.tier, TIER.secondary) : found.tier;
-      this.consider({ ...found, tier }, seg, lineNumber, source);
+      this.lastException = found;
+      this.lastExceptionLine = lineNumber;
+      if (traceback.chained) {
+        // A later exception of the same failure: evidence of its head; as a line, at most secondary.
+        const head = this.pythonHeads.get(writer);
+        if (head) this.addToChain(head, found, lineNumber);
+        this.consider({ ...found, tier: Math.min(found.tier, TIER.secondary) }, seg, lineNumber, source, writer);
+        return;
+      }
+      this.track(this.pythonHeads, writer, this.consider(found, seg, lineNumber, source, writer));
       return;
     }
     if (!hit) return;
     if (TRACEBACK_HEADER.test(rest)) {
       if (this.tracebacks.size >= WRITERS_TRACKED) this.tracebacks.clear();
-      this.tracebacks.set(writer, { start: lineNumber, chained: this.chained.delete(writer) });
-      const header = { tier: TIER.secondary, category: 'other', summary: 'A Python traceback whose exception line is missing' } as const;
-      this.consider(header, seg, lineNumber, source);
+      const chained = this.chained.delete(writer);
+      // Only while nothing better exists: once any line is a candidate, no header is ever chosen.
+      const header = this.header || this.best.some(Boolean) ? undefined : this.candidate(HEADER, seg, lineNumber, source, writer);
+      if (header) {
+        this.header = header;
+        this.awaiting.push(header);
+      }
+      this.tracebacks.set(writer, { start: lineNumber, chained, header });
       return;
     }
     if (CHAIN_MARKER.test(rest)) {
@@ -356,21 +406,80 @@ export class FirstErrorScanner {
       this.chained.add(writer);
       return;
     }
+    const cause = CAUSED_BY.exec(rest);
+    if (cause) {
+      this.considerJavaCause(classifyExceptionLine(rest.slice(cause[0].length)), seg, lineNumber, source, writer);
+      return;
+    }
     const found = classifyLine(rest);
-    if (found) this.consider(found, seg, lineNumber, source);
+    if (!found) return;
+    const candidate = this.consider(found, seg, lineNumber, source, writer);
+    if (JAVA_EXCEPTION.test(rest) || EXCEPTION_LINE.test(rest)) {
+      this.lastException = found;
+      this.lastExceptionLine = lineNumber;
+      this.track(this.javaHeads, writer, candidate);
+    }
   }
 
-  private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource): void {
-    if (this.best[classification.tier]) return;
-    const candidate: Candidate = {
+  /**
+   * Java prints the outermost exception first and its causes after it (`Caused by:`), the root
+   * last: the deepest cause takes its wrapper's place as the line when it counts as much, and
+   * every exception of the chain is evidence of the one chosen.
+   */
+  private considerJavaCause(found: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): void {
+    this.lastException = found;
+    this.lastExceptionLine = lineNumber;
+    const head = this.javaHeads.get(writer);
+    const wrapper = head && lineNumber - head.line.lineNumber <= JAVA_TRACE_MAX_LINES ? head : undefined;
+    let candidate: Candidate | undefined;
+    if (wrapper && this.best[wrapper.classification.tier] === wrapper && found.tier === wrapper.classification.tier) {
+      candidate = this.candidate(found, seg, lineNumber, source, writer);
+      this.best[found.tier] = candidate;
+      this.awaiting.push(candidate);
+    } else {
+      if (wrapper) this.addToChain(wrapper, found, lineNumber);
+      candidate = this.consider(found, seg, lineNumber, source, writer);
+    }
+    if (candidate && wrapper) candidate.chain = [...wrapper.chain, this.chainItem(wrapper.classification, wrapper.line.lineNumber)].slice(-CHAIN_KEPT);
+    this.track(this.javaHeads, writer, candidate ?? wrapper);
+  }
+
+  private track(heads: Map<string, Candidate>, writer: string, head: Candidate | undefined): void {
+    if (!head) {
+      if (heads.size > 0) heads.delete(writer);
+      return;
+    }
+    if (heads.size >= WRITERS_TRACKED && !heads.has(writer)) heads.clear();
+    heads.set(writer, head);
+  }
+
+  private chainItem(c: Classification, lineNumber: number): EvidenceItem {
+    return evidenceItem('chain', c, lineNumber);
+  }
+
+  private addToChain(head: Candidate, found: Classification, lineNumber: number): void {
+    if (head.chain.length < CHAIN_KEPT) head.chain.push(this.chainItem(found, lineNumber));
+  }
+
+  private candidate(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate {
+    return {
       classification,
       line: { text: seg, lineNumber, secret: false },
       source: { ...this.fixedSource, ...source },
+      writer,
       before: this.linesBefore(CONTEXT_BEFORE),
       after: [],
+      chain: [],
     };
+  }
+
+  /** Records the line as the candidate of its tier if it is the first there; returns it then. */
+  private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate | undefined {
+    if (this.best[classification.tier]) return undefined;
+    const candidate = this.candidate(classification, seg, lineNumber, source, writer);
     this.best[classification.tier] = candidate;
     this.awaiting.push(candidate);
+    return candidate;
   }
 
   private feedAfterContext(line: string, lineNumber: number): void {
@@ -378,23 +487,29 @@ export class FirstErrorScanner {
     for (const candidate of this.awaiting) {
       candidate.after.push({ text: shown, lineNumber, secret: this.isKeyLine(lineNumber) });
       if (RETRY_NOTICE.test(shown)) this.demoteRetried(candidate);
-      if (candidate.classification.category === 'nccl' && NCCL_DETAIL.test(shown)) this.adoptNcclDetail(candidate, shown);
     }
     this.awaiting = this.awaiting.filter(
-      (c) => c.after.length < CONTEXT_AFTER && this.best[c.classification.tier] === c,
+      (c) => c.after.length < CONTEXT_AFTER && (this.best[c.classification.tier] === c || this.header === c),
     );
   }
 
   /**
-   * NCCL says "unhandled cuda error" and names the CUDA failure on a detail line after it
-   * (`Last error:` … `Cuda failure 'out of memory'`): that failure is what must change, so the
-   * NCCL line keeps its place but takes the detail's category.
+   * The evidence of a candidate's failure. Lines after it count when they are recognised errors
+   * of the same writer: NCCL says "unhandled cuda error" and names the CUDA failure on a detail
+   * line after it (`Last error:` … `Cuda failure 'out of memory'`).
    */
-  private adoptNcclDetail(candidate: Candidate, shown: string): void {
-    const detail = classifyLine(splitPrefix(shown).rest);
-    if (detail && detail.tier === TIER.recognised && (detail.category === 'gpu-oom' || detail.category === 'cuda')) {
-      candidate.classification = { ...candidate.classification, category: detail.category, summary: detail.summary };
+  private evidenceOf(best: Candidate): EvidenceItem[] {
+    const c = best.classification;
+    const items: EvidenceItem[] = [evidenceItem('line', c, best.line.lineNumber)];
+    for (const after of best.after) {
+      if (after.secret) continue;
+      const { writer, rest } = splitPrefix(stripAnsi(after.text));
+      const detail = writer === best.writer ? classifyLine(rest) : null;
+      if (detail && detail.tier >= TIER.recognised) items.push(evidenceItem('detail', detail, after.lineNumber));
     }
+    items.push(...best.chain);
+    if (this.lastException && this.lastExceptionLine !== best.line.lineNumber) items.push(evidenceItem('last-exception', this.lastException, this.lastExceptionLine));
+    return items;
   }
 
   /** An error followed by "retrying" did not end the run: it may only stand in for nothing. */

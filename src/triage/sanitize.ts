@@ -2,15 +2,16 @@
  * The one pipeline for every piece of workload text the bot shows or stores: log lines, the
  * command and its arguments, names, owners, Run:ai and Kubernetes messages, CR fields.
  *
- *   decode → cut to a bounded length → strip control, ANSI, bidi and invisible characters
- *          → redact secrets → escape for the destination
+ *   decode → the last redraw of a line (a progress bar's \r) → cut to a bounded length
+ *          → strip control, ANSI, bidi and invisible characters → redact secrets
+ *          → escape for the destination
  *
  * Stripping comes before redaction so that a colour code or a zero-width space inside a
  * secret cannot hide it (`ESC[32mpassword ESC[0m=hunter2`); cutting comes before everything so
  * that no pattern ever sees more than MAX_SCAN_CHARS of one line, whatever the cluster sends.
  * One exported function per destination; call sites use these and nothing lower.
  */
-import { cleanLine, cutEscaped, cutForScan, cutLine, escapeSlack, MAX_LINE_CHARS } from './escape.js';
+import { cleanLine, cutEscaped, cutForScan, cutLine, escapeSlack, lastRedraw, lastRedrawSpan, MAX_LINE_CHARS } from './escape.js';
 import { KeyBlockState, MAX_REDACT_LINE_CHARS, pieces, redactLine } from './redact.js';
 
 /** Where text goes; each has its own escaping. */
@@ -38,9 +39,13 @@ export function decode(input: string | Uint8Array): string {
   return typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
 }
 
-/** One line, cut, cleaned and redacted: what may be shown of it before escaping. */
+/**
+ * One line as a terminal shows it (its last redraw), cut, cleaned and redacted: what may be
+ * shown of it before escaping. The redraw is taken before the cut, so that a bar redrawn a
+ * thousand times shows its end, not its first redraws.
+ */
 export function safeLine(raw: string, max = MAX_SCAN_CHARS): string {
-  return redactLine(cleanLine(cutForScan(raw, Math.min(max, MAX_SCAN_CHARS))));
+  return redactLine(cleanLine(cutForScan(lastRedraw(raw), Math.min(max, MAX_SCAN_CHARS))));
 }
 
 /** Lines cut, cleaned and redacted, a private-key block collapsed to one marker line. */
@@ -49,7 +54,7 @@ export function safeLines(text: string | Uint8Array): string[] {
   const state = new KeyBlockState();
   const out: string[] = [];
   for (const raw of lines) {
-    const shown = state.next(cleanLine(cutForScan(raw, MAX_SCAN_CHARS)));
+    const shown = state.next(cleanLine(cutForScan(lastRedraw(raw), MAX_SCAN_CHARS)));
     if (shown !== null) out.push(shown);
   }
   return out;
@@ -146,8 +151,21 @@ export const FILE_PIECE_CHARS = MAX_REDACT_LINE_CHARS;
  * it held a secret (or key material: null, the line is dropped), else `undefined`, meaning
  * "keep the original bytes" so that an archive differs from the log only where a secret was
  * removed. Colour codes are stripped before redaction here too, so they cannot split a secret.
+ * A line redrawn with carriage returns is kept whole when it holds no secret (a terminal shows
+ * it as the log did); when any redraw held one, the redacted copy is its last redraw, as a
+ * terminal shows it, so no carriage return turns into a replacement character.
  */
 export function forFile(line: string, state: KeyBlockState): string | null | undefined {
+  if (!line.includes('\r')) return forFileLine(line, state);
+  const { start, end } = lastRedrawSpan(line);
+  const shown = forFileLine(line.slice(start, end), state);
+  // Earlier redraws are never shown, so they need no key-block state: only whether they hide a secret.
+  const earlier = cleanLine(line.slice(0, start));
+  if (shown !== undefined || redactLine(earlier) === earlier) return shown;
+  return cleanLine(line.slice(start, end));
+}
+
+function forFileLine(line: string, state: KeyBlockState): string | null | undefined {
   if (line.length <= FILE_PIECE_CHARS) {
     const clean = cleanLine(line);
     const shown = state.next(clean);

@@ -1,4 +1,8 @@
-import type { Category } from './types.js';
+import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
+import type { Category, EvidenceKind } from './types.js';
+import { VOCABULARY_ENTRIES } from './vocabulary.js';
+
+export { TIER } from './precedence.js';
 
 /**
  * Log signatures: how a line of a GPU training log is told apart as noise, a secondary error
@@ -16,6 +20,8 @@ export interface Signature {
   beforeCascades?: boolean;
   /** Counts less than its table's tier: the launcher's generic echo of a failure. */
   tier?: number;
+  /** A finer kind than the category, where the precedence (precedence.ts) needs one. */
+  kind?: EvidenceKind;
 }
 
 /**
@@ -35,6 +41,10 @@ const PREFILTER_ANCHORS = [
   // check, C++ aborts, diverged training, Triton's model table, gated Hugging Face repos.
   'exhausted', 'kv cache', 'pure virtual', 'unexpected result', 'unavailable:', 'gated repo', 'divisible by',
   'too old', 'low on resource', 'non-zero', 'unauthorized', 'does not have',
+  // Failures in the vocabulary (vocabulary.ts) whose words are none of the above: the kubelet's
+  // pull back-off, Ray's lost node, XLA's cuDNN check (a glog E-line), a read-only mount, a
+  // gated Hugging Face model.
+  'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted', 'conflict is caused', 'invalid reference', 'not compatible with the current', 'unable to complete a tcp',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -68,6 +78,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /^\s*Primary job\s+terminated normally, but \d+ process|^a non-zero exit code\. Per user-direction, the job has been aborted/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
+  { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
 ];
 
 /**
@@ -75,7 +86,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
  * search is several times cheaper than a regex scan on the hot path of noisy lines.
  */
 const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
-const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored'];
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency'];
 
 function isHerring(text: string): boolean {
   return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
@@ -110,11 +121,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g),
   levelNear(60, /(?<!NCCL )\bWARN(?:ING)?\b/g),
   /^\[[IW]\d{0,4}[\s\d]|^[IW]\d{4} \d\d:\d\d/, // glog / c10 info and warning lines
+  /^[\d:. -]{8,40}: [IW] [\w./-]{1,200}:\d{1,6}\]/, // TensorFlow and XLA's own: `2023-01-01 10:00:00.000: W tensorflow/…/dso_loader.cc:64]`
   /level=(?:info|debug|warn)|"level"\s*:\s*"(?:info|debug|warn)/i,
   /\b[A-Z]\w*Warning\b:|^\s*warnings\.warn\(/,
   /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)\s*\d+|resum(?:e|ing) (?:the )?download/i,
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
-  /\b(?:0|no|zero|without) (?:errors?|failures?)\b/i,
+  /(?<!-)\b(?:0|no|zero|without) (?:errors?|failures?)\b/i, // not "non-zero error code"
   /^Exception raised from |^frame #\d+:/,
   // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
   // Also as UTF-8 bytes read as latin1, how a byte stream is scanned. (│ ╭ ╰ escaped: see SOURCE_LINE.)
@@ -128,8 +140,9 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
  * failed ops, Horovod's shutdown, PyTorch finding the driver too old for its CUDA. The level
  * filter would hide them, so lines like these skip it (the red herrings still apply).
  */
-const LOGGED_AS_WARNING = /Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old/;
-const WARNING_WORDS = ['of memory', 'OP_REQUIRES', 'Horovod', 'too old'];
+const WARNED = VOCABULARY_ENTRIES.filter((e) => e.evenInNoise !== undefined);
+const LOGGED_AS_WARNING = new RegExp(['OP_REQUIRES failed at|Horovod has been shut down|NVIDIA driver on your system is too old', ...WARNED.map((e) => e.says.source)].join('|'));
+const WARNING_WORDS = ['OP_REQUIRES', 'Horovod', 'too old', ...WARNED.map((e) => e.evenInNoise as string)];
 
 function loggedAsWarning(text: string): boolean {
   return WARNING_WORDS.some((w) => text.includes(w)) && LOGGED_AS_WARNING.test(text);
@@ -138,30 +151,57 @@ function loggedAsWarning(text: string): boolean {
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
   { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
-  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|7|4)\b|exit status -(?:11|6|7|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
+  // size limit left short (signal(7): "Bus error (bad memory access)"); shared memory is host memory.
+  { category: 'host-oom', kind: 'shared-memory', summary: 'A process was killed by SIGBUS, usually shared memory (/dev/shm) exhausted', pattern: /exitcode\s*:\s*-7\b|exit status -7\b|signal 7\b/i },
   { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
   // A mere mention: any specific cascade (a -9 exit code, a watchdog timeout) says more.
   { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
-  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by remote peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
+  { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by (?:remote )?peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
   { category: 'nccl', summary: 'Horovod or MPI stopped the job after a rank failed (see that rank\'s error)', pattern: /Horovod has been shut down|Horovod detected that one or more processes exited|mpirun detected that one or more processes exited|MPI_ABORT was invoked|An error occurred in MPI_\w+/ },
   { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
 ];
 
-const NETWORK_FLAKE = /Temporary failure in name resolution|Name or service not known|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
+/**
+ * A service that answered "not now" (HTTP 502/503/504/429) or a name server that said "try
+ * again" (EAI_AGAIN, getaddrinfo(3): "Temporary failure in name resolution"): a retry is sensible.
+ */
+const SERVICE_UNAVAILABLE = /Temporary failure in name resolution|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|\b429 (?:Client Error|Too Many Requests)/i;
+/** A connection that failed: a wrong host, a refused port, a timeout. A retry changes nothing by itself. */
+const NETWORK_FAILURE = /Name or service not known|nodename nor servname|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
 
-/** Recognised errors: the line an engineer would point at. */
-export const ERRORS: readonly Signature[] = [
+/** The vocabulary (vocabulary.ts) as signatures: the software's own words, tried first. */
+const FROM_VOCABULARY: readonly Signature[] = VOCABULARY_ENTRIES.map((e) => ({
+  category: e.category,
+  summary: e.summary,
+  pattern: e.says,
+  ...(e.kind !== undefined && { kind: e.kind }),
+  ...(e.transient !== undefined && { transient: e.transient }),
+  ...(e.beforeCascades && { beforeCascades: true }),
+  ...(e.secondary && { tier: TIER.secondary }),
+}));
+
+/**
+ * Recognised errors: the line an engineer would point at. The vocabulary first, then broad
+ * patterns for what it does not name (generic words of POSIX, Python, Kubernetes and CUDA).
+ */
+const GENERIC: readonly Signature[] = [
   { category: 'image-pull', summary: 'Registry rate limit while pulling the image', transient: true, pattern: /toomanyrequests|pull rate limit/i },
   { category: 'image-pull', summary: 'The image could not be pulled', pattern: /InvalidImageName|Failed to pull image|manifest unknown|pull access denied|repository does not exist or may require|failed to resolve reference|not found: manifest|Error pulling (?:image|dependent layers)|error from registry|pulling from host \S+ failed|failed to fetch oauth token/i },
   { category: 'scheduling', summary: 'No node has the requested resources, or the project is over quota', pattern: /FailedScheduling|\d+\/\d+ nodes are available|Insufficient (?:nvidia\.com\/gpu|cpu|memory|ephemeral-storage|pods)|exceeded quota|over quota|\bUnschedulable\b|untolerated taint|didn't match Pod's node (?:affinity|selector)|NonPreemptibleOverQuota|not enough (?:GPUs?|resources)/i },
   { category: 'volume-mount', summary: 'A volume could not be mounted', pattern: /FailedMount|FailedAttachVolume|MountVolume\.\w+ failed|Unable to (?:attach or )?mount volumes|Multi-Attach error|persistentvolumeclaim "[^"]*" not found|unbound (?:immediate )?PersistentVolumeClaims|mount(?:ing)? failed|wrong fs type|nfs: server \S+ not responding|Stale (?:NFS )?file handle|Transport endpoint is not connected/i },
   { category: 'eviction', summary: 'The pod was evicted, preempted, or its node was lost', pattern: /\bEvicted\b|The node was low on resource|\bpreempt(?:ed|ing|ion)\b|\bNodeLost\b|\bNodeShutdown\b|node (?:\S+ )?(?:was lost|is not ready|shutdown)|imminent node shutdown|DisruptionTarget|TerminationByKubelet|spot (?:instance )?interruption|DeletionByTaintManager/i },
+  { category: 'host-oom', kind: 'shared-memory', summary: 'The container ran out of shared memory (/dev/shm)', pattern: /insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm/i },
+  { category: 'host-oom', kind: 'shared-memory', summary: 'A bus error (SIGBUS): in a container, usually shared memory (/dev/shm) exhausted', pattern: /^Bus error|Fatal Python error: Bus error|killed by signal: Bus error|\bSIGBUS\b/ },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
   { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
-  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: (?:Killed|Bus error)|Out of memory: Killed? process|oom[-_ ]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|insufficient shared memory|shared memory \(shm\)|running low on memory|killed due to memory pressure|RayOutOfMemoryError|unable to allocate shared memory|No space left on device.*\/dev\/shm|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
+  { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: Killed|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
-  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', transient: true, beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
+  // Not a plain retry: the guide retries scheduling and service failures, and a failing link
+  // needs the network fixed (or the job moved off the node) first.
+  { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
   { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
   { category: 'cuda', summary: 'The CUDA libraries in the image do not match the GPU or its driver', pattern: /provided PTX was compiled with an unsupported toolchain|no kernel image is available/i },
@@ -171,11 +211,25 @@ export const ERRORS: readonly Signature[] = [
   { category: 'permission', summary: 'Access was denied', pattern: /\bForbidden\b|does not have [\w.]+ access|Permission '[\w.]+' denied|gated repo|AuthorizationPermissionMismatch|AuthorizationFailure|\(403\)|PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
   { category: 'other', summary: 'A disk or volume is full', pattern: /No space left on device|Disk quota exceeded|\bENOSPC\b/i },
   { category: 'data-path', summary: 'A file or directory the command needs does not exist', pattern: /FileNotFoundError|No such file or directory|IsADirectoryError|NotADirectoryError|\bENOENT\b|Errno 2\b|DatasetNotFoundError|RepositoryNotFoundError|EntryNotFoundError|\b404 Client Error|does not exist|(?:can't|cannot|couldn't|could not|unable to) (?:find|locate|open|load)\b|not a directory|(?:file|path|directory|dataset|checkpoint|model) (?:\S+ )?not found|couldn't find it in the cached files/i },
-  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|^Bus error|\bSIGBUS\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
-  { category: 'other', summary: 'A network connection failed', transient: true, pattern: NETWORK_FLAKE },
+  { category: 'crash', summary: 'The program crashed (segfault or abort)', pattern: /Segmentation fault|\bSIGSEGV\b|segfault|core dumped|Fatal Python error|^Aborted\b|\bSIGABRT\b|Illegal instruction|\bSIGILL\b|double free|free\(\): invalid|corrupted (?:size|double-linked)|stack smashing detected|pure virtual method called|\*\*\* Error in|Floating point exception|^panic:|fatal error: unexpected signal/i },
+  // A network failure in a workload's log is almost always a fetch of its data, model or
+  // checkpoint (torch.distributed's own failures are cascades, tried before): the source could
+  // not be reached. Sources: getaddrinfo(3) gai_strerror, urllib3 and requests' exception names.
+  { category: 'data-path', summary: 'The data or model source was temporarily unavailable', transient: true, pattern: SERVICE_UNAVAILABLE },
+  { category: 'data-path', summary: 'The data or model source could not be reached over the network', pattern: NETWORK_FAILURE },
   { category: 'other', summary: 'Training diverged: a loss or gradient became NaN or Inf', pattern: /Unexpected result (?:nan|inf)\b|found (?:NaN|Inf) in|Loss is (?:NaN|inf)\b/i },
   { category: 'other', summary: 'The inference server could not load a model', pattern: /\bUNAVAILABLE: (?:Internal|Not found|Invalid argument)\b|failed to load all models/ },
 ];
+
+export const ERRORS: readonly Signature[] = [...FROM_VOCABULARY, ...GENERIC];
+
+/**
+ * Whether any vocabulary entry can match: one pass of their union instead of one per entry, on
+ * the many lines that name none of them (an exception of no known kind, a hostile log of error
+ * words). Entries carry no flags, so the union means exactly what they mean; a case-insensitive
+ * union costs a third more on such lines.
+ */
+const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).join('|'));
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
@@ -189,30 +243,64 @@ export const MENTION = /error|fail|fatal|exception|abort|panic|killed|denied/i;
 export const TRACEBACK_HEADER = /^Traceback \(most recent call last\):?/;
 /** Python's chain markers: the exception printed before them is the root cause. */
 export const CHAIN_MARKER = /^(?:During handling of the above exception|The above exception was the direct cause)/;
+/** Java's cause of the exception printed above it; the root cause is the last. */
+export const CAUSED_BY = /^\s*Caused by:\s*/;
+/** A Java exception line: a dotted class name, optionally after `Exception in thread "main"`. */
+export const JAVA_EXCEPTION = /^(?:Exception in thread "[^"]{0,200}" )?(?:[a-z_$][\w$]*\.){1,20}[A-Z][\w$]*(?:Exception|Error|OOM|Throwable)\b/;
 /** Said right after a caught error when the program tries again: that error did not end the run. */
 export const RETRY_NOTICE = /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)|trying again|resum(?:e|ing) (?:the )?download/i;
-
-/** How much a kind of line counts (the TriageResult `strength`). */
-export const TIER = { recognised: 3, exception: 2, secondary: 1, mention: 0 } as const;
 
 export interface Classification {
   tier: number;
   category: Category;
   summary: string;
   transient?: boolean;
+  kind?: EvidenceKind;
 }
 
 const UNRECOGNISED_EXCEPTION = 'An application error that is not one of the known kinds';
 
 function fromSignature(sig: Signature, tier: number): Classification {
-  return { tier: sig.tier ?? tier, category: sig.category, summary: sig.summary, ...(sig.transient !== undefined && { transient: sig.transient }) };
+  return {
+    tier: sig.tier ?? tier,
+    category: sig.category,
+    summary: sig.summary,
+    ...(sig.transient !== undefined && { transient: sig.transient }),
+    ...(sig.kind !== undefined && { kind: sig.kind }),
+  };
+}
+
+/**
+ * Per category a line may first be taken for, the recognised errors that outrank it within
+ * the same line (precedence.ts), in the precedence's order: a watchdog's timeout that quotes a
+ * CUDA error is that CUDA error, NCCL's warning about /dev/shm is shared memory.
+ */
+function outranking(reported: Category, kind?: EvidenceKind): readonly Signature[] {
+  const rows = WITHIN_LINE_ROWS.filter((row) => rowOverrules(row, reported, kind));
+  const sigs = rows.flatMap((row) => ERRORS.filter((sig) => sig.category !== reported && rowTakes(row, { category: sig.category, kind: sig.kind, recognised: true })));
+  return [...new Set(sigs)];
+}
+const CATEGORIES_SEEN = [...new Set([...CASCADES, ...ERRORS].map((s) => s.category))];
+const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c)]));
+/** For a line that only reports another layer's failure, whatever its category. */
+const OUTRANKING_REPORT: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c, 'report')]));
+const VOCABULARY_SIGNATURES: ReadonlySet<Signature> = new Set(FROM_VOCABULARY);
+
+/** The first match of a line, or what outranks it on the same line. */
+function withinLine(first: Signature, tier: number, text: string, vocabulary: boolean): Classification {
+  for (const sig of (first.kind === 'report' ? OUTRANKING_REPORT : OUTRANKING).get(first.category) ?? []) {
+    if (sig !== first && (vocabulary || !VOCABULARY_SIGNATURES.has(sig)) && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  }
+  return fromSignature(first, tier);
 }
 
 /** Recognised or secondary signature of a line, before any generic rule. */
 function matchSignature(text: string): Classification | null {
-  for (const sig of ERRORS) if (sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
-  for (const sig of CASCADES) if (sig.pattern.test(text)) return fromSignature(sig, TIER.secondary);
-  for (const sig of ERRORS) if (!sig.beforeCascades && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+  const vocabulary = ANY_VOCABULARY.test(text);
+  const errors = vocabulary ? ERRORS : GENERIC;
+  for (const sig of errors) if (sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
+  for (const sig of CASCADES) if (sig.pattern.test(text)) return withinLine(sig, TIER.secondary, text, vocabulary);
+  for (const sig of errors) if (!sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
   return null;
 }
 

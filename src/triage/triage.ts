@@ -2,7 +2,8 @@ import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
 import { cutLine } from './escape.js';
-import { FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
+import { givesPlaceToDetail } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
 import type { LogSource, TriageHints, TriageResult } from './types.js';
@@ -25,18 +26,25 @@ function nonEmptySource(source: LogSource): LogSource | undefined {
 
 function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
   const { best, byteMode } = scan;
-  const decision = decideCategory(best?.classification ?? null, hints);
+  const decision = decideCategory(best?.classification ?? null, scan.evidence, hints);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
   let firstError: TriageResult['firstError'] = null;
   if (best) {
     const source = nonEmptySource(best.source);
     const around = [...best.before, best.line, ...best.after];
+    const decider = decision.evidence[0];
+    // The detail that decided the category states why; the line it came after only reports it.
+    const shown = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
+      ? best.after.find((l) => l.lineNumber === decider.lineNumber) ?? best.line
+      : best.line;
+    const at = around.indexOf(shown);
+    const context = around.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER + 1);
     firstError = {
-      line: showLine(best.line, byteMode, ERROR_LINE_MAX_CHARS),
-      lineNumber: best.line.lineNumber,
+      line: showLine(shown, byteMode, ERROR_LINE_MAX_CHARS),
+      lineNumber: shown.lineNumber,
       ...(source && { source }),
-      context: around.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
-      contextStartLine: around[0].lineNumber,
+      context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
+      contextStartLine: context[0].lineNumber,
     };
   }
   return {
@@ -49,6 +57,8 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     snippet: forCodeBlock(tail.join('\n'), SNIPPET_MAX_CHARS),
     summary: decision.summary,
     decidedBy: decision.decidedBy,
+    evidence: decision.evidence,
+    recognised: decision.recognised,
     strength: decision.strength,
     tail,
     lineCount: scan.lineCount,

@@ -29,6 +29,8 @@ export interface LogSource {
 
 export interface TriageHints {
   exitCode?: number;
+  /** The signal that ended the container, when the runtime reports one instead of an exit code. */
+  signal?: number;
   /** Container termination reason (OOMKilled, Error, …) or pod reason (Evicted, NodeLost, …). */
   reason?: string;
   /** The pod's events, newest last. */
@@ -50,6 +52,42 @@ export interface FirstError {
 /** What decided the category: the log itself, or a hint when the log had no real error. */
 export type Evidence = 'log' | 'termination-reason' | 'exit-code' | 'event' | 'none';
 
+/** Where a piece of evidence about a failure was found. */
+export type EvidenceRole =
+  /** The first relevant line. */
+  | 'line'
+  /** A recognised error among the lines right after it, from the same writer (NCCL's `Last error:`). */
+  | 'detail'
+  /** An exception chained with it: Python's cause or context, Java's `Caused by:`. */
+  | 'chain'
+  /** The last exception of the log, the one that ended the run. */
+  | 'last-exception'
+  /** The container's termination reason or the pod's reason. */
+  | 'termination-reason'
+  | 'exit-code'
+  | 'pod-event';
+
+/**
+ * A finer kind of evidence than its category, where the precedence (precedence.ts) needs one:
+ * shared memory is host memory with a precedence of its own; a report is a line that says
+ * another layer failed (the container runtime saying a hook failed) without being the cause.
+ */
+export type EvidenceKind = 'shared-memory' | 'report';
+
+/** One thing that points at a category, and where it was seen. */
+export interface EvidenceItem {
+  role: EvidenceRole;
+  category: Category;
+  kind?: EvidenceKind;
+  summary: string;
+  /** A recognised error (a signature), not a mere exception, status or mention. */
+  recognised: boolean;
+  /** Overrides the category's retry verdict (a network flake is transient). */
+  transient?: boolean;
+  /** Line number in the log, for evidence from the log. */
+  lineNumber?: number;
+}
+
 export interface TriageResult {
   firstError: FirstError | null;
   category: Category;
@@ -64,6 +102,13 @@ export interface TriageResult {
   /** What was recognised, e.g. "CUDA ran out of GPU memory". */
   summary: string;
   decidedBy: Evidence;
+  /** What was weighed for the category, the deciding item first (precedence.ts says how). */
+  evidence: EvidenceItem[];
+  /**
+   * False when nothing named a kind of failure: the category is `other` for want of a better
+   * one, and the alert says so rather than dressing it up as a diagnosis.
+   */
+  recognised: boolean;
   /**
    * How sure the pick is, for choosing across the pods of one workload: 4 a definitive
    * termination reason, 3 a recognised error, 2 an unrecognised exception, 1 a secondary

@@ -17,6 +17,7 @@ const OPS = 'C0OPS';
 describe('logs saved before they vanish, through the bot', () => {
   const sims = useSimulators((kube, slack) => {
     slack.addChannel(OPS, 'runai-ops');
+    slack.inviteBot(OPS);
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
   });
   let kube: FakeKube;

@@ -31,6 +31,7 @@ describe('reporting archive problems to the operators', () => {
   beforeEach(async () => {
     slack = await startFakeSlack();
     slack.addChannel(OPS, 'runai-ops');
+    slack.inviteBot(OPS);
     path = join(tempDir('archive-report-'), 'bot.db');
     store = new SqliteStore(path);
     const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }));

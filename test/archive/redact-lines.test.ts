@@ -58,6 +58,14 @@ describe('LineRedactor', () => {
     expect(Buffer.concat(run2(bytes))).toEqual(bytes);
   });
 
+  it('writes a redrawn line that held a secret as its last redraw, redacted, and keeps one without a secret as its bytes', () => {
+    const bar = Buffer.from('Epoch 1: 10%|#  |\rEpoch 1: 20%|## |\rEpoch 1: 30%|###|\n');
+    expect(Buffer.concat(run2(bar))).toEqual(bar);
+    expect(run([Buffer.from(`10%|#  | token=${GITHUB_TOKEN}\r20%|## | token=${GITHUB_TOKEN}\n`)])).toBe('20%|## | token=[REDACTED:github-token]\n');
+    // A secret only in an earlier redraw, which a terminal never shows, is dropped with it.
+    expect(run([Buffer.from(`login ${GITHUB_TOKEN}\r100%|###|\n`)])).toBe('100%|###|\n');
+  });
+
   it('keeps the text around a key on its BEGIN and END lines', () => {
     const text = `key: -----BEGIN PRIVATE KEY-----\n${KEY_BODY[0]}\n-----END PRIVATE KEY----- done\n`;
     expect(run([Buffer.from(text)])).toBe('key: [REDACTED:private-key]\n done\n');

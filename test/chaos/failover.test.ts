@@ -4,14 +4,13 @@
  * Kubernetes API server; while 30 workloads of 6 owners fail, the leader is SIGKILLed right after
  * Slack accepted one of its posts (so it cannot record it). The follower must take the Lease and
  * send what is owed: nothing lost, at most one duplicate (that post) for the one kill.
- * Skipped with a note when PostgreSQL is not reachable.
+ * Skipped with a note when PostgreSQL is not reachable (failed, under CI).
  */
 import { CLI } from '../demo/cli.js';
-import { FAILOVER_DATABASE_URL, postgresUnavailable, runFailover, type FailoverResult } from '../../bench/failover-run.js';
+import { FAILOVER_DATABASE_URL, runFailover, type FailoverResult } from '../../bench/failover-run.js';
+import { describeWithPostgres } from '../helpers/postgres.js';
 
-const why = await postgresUnavailable();
-if (why) console.warn(`PostgreSQL at ${FAILOVER_DATABASE_URL} is not reachable (${why}): the failover test is skipped. Start it (or set TEST_DATABASE_URL) to run it.`);
-const describePg = why ? describe.skip : describe;
+const describePg = await describeWithPostgres('the failover tests of two replicas', FAILOVER_DATABASE_URL);
 
 describePg('two replicas, the leader SIGKILLed mid-stream', () => {
   let result: FailoverResult;

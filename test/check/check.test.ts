@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadKubeConfig } from '../../src/app.js';
+import { invitationRows, postingChannels } from '../../src/check/invitations.js';
 import { maintenanceRow } from '../../src/check/maintenance.js';
 import { leasePermissions, permissionLabel, permissionRow, requiredPermissions } from '../../src/check/permissions.js';
 import { allOk, fail, formatTable, pass } from '../../src/check/report.js';
@@ -104,6 +105,44 @@ describe('the check table', () => {
     expect(row.detail).not.toContain('clusterrole');
   });
 
+  it('lists every channel the bot posts to once, with each config key that names it', () => {
+    const config = parseConfig({
+      slack: { fallbackChannel: 'C0ALERTS', opsChannel: 'C0OPS' },
+      maintenance: { feed: 'https://cal.example.org/m.ics', channel: 'C0OPS' },
+      projects: { vision: { channel: 'C0VISION' }, llm: {}, nlp: { channel: 'C0ALERTS' } },
+    });
+    expect([...postingChannels(config)]).toEqual([
+      ['C0ALERTS', ['slack.fallbackChannel', 'projects.nlp.channel']],
+      ['C0OPS', ['slack.opsChannel', 'maintenance.channel']],
+      ['C0VISION', ['projects.vision.channel']],
+    ]);
+    expect(postingChannels(parseConfig({})).size).toBe(0);
+  });
+
+  it('fails each channel the bot is not in with the /invite that fixes it, in the channel Slack names', () => {
+    const channels = new Map([['C0IN', ['slack.opsChannel']], ['C0OUT', ['slack.fallbackChannel']], ['C0HID', ['projects.audio.channel']], ['C0ERR', ['maintenance.channel']]]);
+    const publicChannel = { private: false, shared: false };
+    const answers = new Map([
+      ['C0IN', { facts: publicChannel, name: 'runai-ops', isMember: true }],
+      ['C0OUT', { facts: publicChannel, name: 'runai-alerts', isMember: false }],
+      ['C0HID', { error: 'channel_not_found' }],
+      ['C0ERR', { error: 'missing_scope' }],
+    ]);
+    const rows = invitationRows(channels, answers, { botName: 'runai-bot', postsToPublicChannels: false });
+    expect(rows.map((r) => [r.check, r.ok])).toEqual([
+      ['bot posts in C0IN (slack.opsChannel)', true],
+      ['bot posts in C0OUT (slack.fallbackChannel)', false],
+      ['bot posts in C0HID (projects.audio.channel)', false],
+      ['bot posts in C0ERR (maintenance.channel)', false],
+    ]);
+    expect(rows[1].detail).toBe('the bot is not a member of #runai-alerts, so Slack refuses its posts there (not_in_channel): type /invite @runai-bot in #runai-alerts');
+    expect(rows[2].detail).toContain('if it is a private channel, type /invite @runai-bot in it');
+    expect(rows[3].detail).toContain('missing_scope');
+    // chat:write.public lets the bot post in a public channel it is not in, never in a private one.
+    const withPublic = invitationRows(channels, answers, { botName: 'runai-bot', postsToPublicChannels: true });
+    expect(withPublic.map((r) => r.ok)).toEqual([true, true, false, false]);
+  });
+
   it('counts the upcoming windows of a readable feed and refuses one that is not a calendar', () => {
     const maintenance = parseConfig({ maintenance: { feed: 'https://cal.example.org/m.ics', channel: 'C0MAINT' } }).maintenance;
     const feed = maintenanceCalendar(demoWindowStart(NOW), 8, NOW);
@@ -127,6 +166,11 @@ describe('check against the simulated Slack and cluster', () => {
   beforeEach(async () => {
     kube = await startFakeKube();
     slack = await SlackSimulator.start({ scopes: [...REQUIRED_BOT_SCOPES] });
+    // The channels the config below posts to, the bot invited as the README's setup says.
+    for (const [id, name] of [['C0ALERTS', 'runai-alerts'], ['C0MAINT', 'maintenance']]) {
+      slack.addChannel(id, name);
+      slack.inviteBot(id);
+    }
     dir = mkdtempSync(join(tmpdir(), 'check-'));
     const feed = join(dir, 'maintenance.ics');
     writeFileSync(feed, maintenanceCalendar(demoWindowStart(new Date()), 8, new Date()));
@@ -173,7 +217,7 @@ describe('check against the simulated Slack and cluster', () => {
     expect(failed[1].detail).toContain('deploy/base/clusterrole.yaml');
   });
 
-  it('warns, without failing, about project channels whose members do not count: public, shared or unreadable', async () => {
+  it('warns about project channels whose members do not count: public, shared or unreadable (one the bot cannot see also fails: it cannot post there)', async () => {
     const bot = 'USIMBOT';
     slack.addChannel('C0PRIV', 'vision', [bot], { is_private: true });
     slack.addChannel('C0PUB', 'llm', [bot]);
@@ -199,9 +243,27 @@ describe('check against the simulated Slack and cluster', () => {
     expect(channelRows[2].detail).toMatch(/^shared outside the workspace: /);
     expect(channelRows[3].detail).toContain('channel_not_found');
     expect(channelRows[4].detail).toContain('whoever joins it');
-    expect(allOk(rows)).toBe(true);
+    expect(rows.filter((r) => !r.ok).map((r) => r.check)).toEqual(['bot posts in C0HIDDEN (projects.audio.channel)']);
     expect(formatTable(rows)).toMatch(/^project llm channel C0PUB +WARN +public/m);
-    expect(formatTable(rows)).toMatch(/All \d+ checks passed \(4 with a warning\)\./);
+    expect(formatTable(rows)).toMatch(/1 of \d+ checks failed/);
+  });
+
+  it('fails each channel the bot posts to but was not invited to, with the /invite line, until someone invites it (the CLI)', async () => {
+    slack.addChannel('C0OPS', 'runai-ops');
+    slack.addChannel('C0NLP', 'nlp-team', [], { is_private: true });
+    writeFileSync(configPath, `slack:\n  fallbackChannel: C0ALERTS\n  opsChannel: C0OPS\nmaintenance:\n  feed: ${join(dir, 'maintenance.ics')}\n  channel: C0MAINT\nprojects:\n  nlp:\n    channel: C0NLP\n`);
+    const before = await runCli(['--config', configPath]);
+    expect(before.stdout).toMatch(/^bot posts in C0ALERTS \(slack\.fallbackChannel\) +ok +the bot is a member of #runai-alerts$/m);
+    expect(before.stdout).toMatch(/^bot posts in C0OPS \(slack\.opsChannel\) +FAIL +the bot is not a member of #runai-ops, so Slack refuses its posts there \(not_in_channel\): type \/invite @runai-bot in #runai-ops$/m);
+    expect(before.stdout).toMatch(/^bot posts in C0NLP \(projects\.nlp\.channel\) +FAIL +Slack shows the bot no such channel \(channel_not_found\): if it is a private channel, type \/invite @runai-bot in it/m);
+    expect(before.code).toBe(1);
+
+    slack.inviteBot('C0OPS');
+    slack.inviteBot('C0NLP');
+    const after = await runCli(['--config', configPath]);
+    expect(after.stdout).toMatch(/^bot posts in C0OPS \(slack\.opsChannel\) +ok +the bot is a member of #runai-ops$/m);
+    expect(after.stdout).toMatch(/^bot posts in C0NLP \(projects\.nlp\.channel\) +ok +the bot is a member of #nlp-team$/m);
+    expect(after.stdout).not.toMatch(/FAIL/);
   });
 
   it('says once that the cluster cannot be asked when the API server refuses the credentials', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadKubeConfig, startBot, type Bot } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
+import type { WatcherOverrides } from '../../src/cluster/watcher.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import type { SlackSimulator } from '../../src/sim/slack.js';
 import { captureLog, type CapturedLog } from './log.js';
@@ -26,7 +27,7 @@ export async function startTestBot(
   kube: FakeKube,
   slack: SlackSimulator,
   yaml: Record<string, any> = {},
-  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string; kubeConfig?: KubeConfig; clusterStartWaitMs?: number } = {},
+  options: { dir?: string; now?: () => Date; env?: Record<string, string>; logLevel?: string; kubeConfig?: KubeConfig; clusterStartWaitMs?: number; watcher?: WatcherOverrides } = {},
 ): Promise<TestBot> {
   const dir = options.dir ?? tempDir();
   const config = parseConfig(
@@ -48,7 +49,7 @@ export async function startTestBot(
   const captured = captureLog(options.logLevel ?? 'info');
   // A test may route the bot's API traffic through a relay it can cut (helpers/tcp-cut.ts).
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(kube.writeKubeconfig(dir));
-  const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig, clusterStartWaitMs: options.clusterStartWaitMs });
+  const bot = await startBot({ config, log: captured.log, now: options.now, kubeConfig, clusterStartWaitMs: options.clusterStartWaitMs, watcher: options.watcher });
   return Object.assign(bot, { captured, dir });
 }
 

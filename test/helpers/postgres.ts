@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { postgresUnavailable as probe } from '../../bench/postgres-probe.js';
+import { describeNeeding } from './needs.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -37,13 +38,13 @@ export async function createTestSchema(prefix = 'storetest'): Promise<TestSchema
   };
 }
 
+/** How to get a server, as .ci/run starts one when it is down. */
+export const START_POSTGRES = 'Start it as .ci/run does (pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start), or set TEST_DATABASE_URL to a server that answers.';
+
 /**
- * describe() when PostgreSQL answers, else describe.skip with a note saying why, so the rest of
- * the suite still runs on a machine without the server.
+ * describe() when PostgreSQL at `url` answers. Without it: skipped with a note on a developer's
+ * machine (the rest of the suite still runs); failed under CI, which must test the store.
  */
-export async function describeWithPostgres(): Promise<typeof describe> {
-  const why = await postgresUnavailable();
-  if (!why) return describe;
-  console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is not reachable (${why}): the PostgreSQL store tests are skipped. Start it (or set TEST_DATABASE_URL) to run them.`);
-  return describe.skip as unknown as typeof describe;
+export async function describeWithPostgres(skipped = 'the PostgreSQL store tests', url = TEST_DATABASE_URL): Promise<typeof describe> {
+  return describeNeeding({ what: `PostgreSQL at ${url}`, skipped, fix: START_POSTGRES, requiredInCi: true }, await postgresUnavailable(url));
 }

@@ -27,7 +27,9 @@ describe('maintenance reminders through the bot', () => {
   let clock: Date;
   const sims = useSimulators((kube, slack) => {
     slack.addChannel('C0MAINT', 'maintenance');
+    slack.inviteBot('C0MAINT');
     slack.addChannel('C0OPS', 'ops');
+    slack.inviteBot('C0OPS');
     kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
   });
   let kube: FakeKube;

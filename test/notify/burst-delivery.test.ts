@@ -24,7 +24,9 @@ describe('burst delivery', () => {
   const sims = useSimulators((kube, slack) => {
     for (const project of ['vision', 'alpha', 'beta']) kube.addNamespace(ns(project), { 'runai/queue': project });
     slack.addChannel('C0ALPHA', 'alpha');
+    slack.inviteBot('C0ALPHA');
     slack.addChannel('C0BETA', 'beta');
+    slack.inviteBot('C0BETA');
     clock = new Date();
   });
   let kube: FakeKube;

@@ -27,7 +27,9 @@ describe('outbox', () => {
   beforeEach(async () => {
     slack = await startFakeSlack();
     slack.addChannel('C0NLP', 'nlp');
+    slack.inviteBot('C0NLP');
     slack.addChannel('C0FALLBACK', 'runai-alerts');
+    slack.inviteBot('C0FALLBACK');
     store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'outbox-')), 'bot.db'));
     captured = captureLog();
     storeErrors = [];

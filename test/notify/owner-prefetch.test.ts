@@ -38,6 +38,7 @@ describe('owners resolved ahead of failures (real bot)', () => {
     kube.addNamespace(ns('genai'), { 'runai/queue': 'genai' });
     for (const p of PEOPLE) slack.addUser(p);
     slack.addChannel('C0OPS', 'runai-ops');
+    slack.inviteBot('C0OPS');
   });
   let kube: FakeKube;
   let slack: SlackSimulator;

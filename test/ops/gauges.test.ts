@@ -22,6 +22,7 @@ describe('GaugeSampler', () => {
         },
         kubeRequests: () => 41,
         watchRestarts: () => 2,
+        watchStalls: () => 1,
         kubeErrors: () => 1,
         workloads: () => 7,
       },
@@ -31,6 +32,7 @@ describe('GaugeSampler', () => {
     expect(await gauge(metrics, 'runai_bot_outbox_depth')).toBe(3);
     expect(await gauge(metrics, 'runai_bot_kube_api_requests')).toBe(41);
     expect(await gauge(metrics, 'runai_bot_watch_restarts')).toBe(2);
+    expect(await gauge(metrics, 'runai_bot_watch_stalls')).toBe(1);
     expect(await gauge(metrics, 'runai_bot_kube_errors')).toBe(1);
     expect(await gauge(metrics, 'runai_bot_workloads')).toBe(7);
 
@@ -51,6 +53,7 @@ describe('GaugeSampler', () => {
         outboxDepth: () => 0,
         kubeRequests: () => [['gpu-east', 10], ['gpu-west', 4]],
         watchRestarts: () => [['gpu-east', 0], ['gpu-west', 3]],
+        watchStalls: () => [['gpu-east', 0], ['gpu-west', 2]],
         kubeErrors: () => [['gpu-east', 0], ['gpu-west', 7]],
         workloads: () => [['gpu-east', 2], ['gpu-west', 5]],
       },
@@ -62,12 +65,13 @@ describe('GaugeSampler', () => {
     expect(text).toContain('runai_bot_workloads{cluster="gpu-west"} 5');
     expect(text).toContain('runai_bot_kube_errors{cluster="gpu-west"} 7');
     expect(text).toContain('runai_bot_watch_restarts{cluster="gpu-west"} 3');
+    expect(text).toContain('runai_bot_watch_stalls{cluster="gpu-west"} 2');
     expect(text).toContain('runai_bot_kube_api_requests{cluster="gpu-east"} 10');
   });
 
   it('leaves the one unnamed cluster of an old config unlabelled', async () => {
     const metrics = new Metrics();
-    const sampler = new GaugeSampler(metrics, { outboxDepth: () => 0, kubeRequests: () => [[undefined, 6]], watchRestarts: () => 0, kubeErrors: () => 0, workloads: () => [[undefined, 3]] }, captureLog().log);
+    const sampler = new GaugeSampler(metrics, { outboxDepth: () => 0, kubeRequests: () => [[undefined, 6]], watchRestarts: () => 0, watchStalls: () => 0, kubeErrors: () => 0, workloads: () => [[undefined, 3]] }, captureLog().log);
     await sampler.sample();
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/^runai_bot_workloads 3$/m);

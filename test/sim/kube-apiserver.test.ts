@@ -6,7 +6,7 @@ import {
   ApisApi, CoordinationV1Api, CoreV1Api, CustomObjectsApi, Watch, makeInformer,
   type KubeConfig, type KubernetesObject, type V1Pod,
 } from '@kubernetes/client-node';
-import { kubeConfigFor, runaiExample, useFakeKube, type FakeKube, type KubeObject } from '../fakes/kube-apiserver.js';
+import { kubeConfigFor, runaiExample, startFakeKube, useFakeKube, type FakeKube, type KubeObject } from '../fakes/kube-apiserver.js';
 
 const RUNAI = { group: 'run.ai', version: 'v2alpha1' };
 
@@ -515,5 +515,63 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       const err = await apiError(wrong.makeApiClient(CoreV1Api).listNamespace());
       expect(err.code).toBe(401);
     });
+  });
+});
+
+describe('simulated API server pacing, as a real one paces lists and bookmarks', () => {
+  let kube: FakeKube | undefined;
+  afterEach(async () => {
+    await kube?.close();
+    kube = undefined;
+  });
+
+  it('answers a slow list with the cluster as it was when the request arrived, while a watch streams what changed meanwhile', async () => {
+    kube = await startFakeKube();
+    const kc = kubeConfigFor(kube);
+    const custom = kc.makeApiClient(CustomObjectsApi);
+    for (let i = 0; i < 4; i++) kube.apply(workload(`w-${i}`, 'runai-vision'));
+    const watch = await startWatch(kc, '/apis/run.ai/v2alpha1/trainingworkloads', { resourceVersion: kube.resourceVersion });
+    kube.slowListsBy(400, (r) => r.path === '/apis/run.ai/v2alpha1/trainingworkloads' && r.query.watch !== 'true');
+    const listing = custom.listClusterCustomObject({ ...RUNAI, plural: 'trainingworkloads', limit: 2 }) as Promise<{ items: KubeObject[]; metadata: { resourceVersion: string; continue?: string } }>;
+    await eventually(() => expect(kube!.requests.some((r) => r.query.limit === '2')).toBe(true));
+    kube.setPhase('TrainingWorkload', 'runai-vision', 'w-0', 'Failed');
+    kube.apply(workload('w-new', 'runai-vision'));
+    await eventually(() => expect(watch.types()).toEqual(['MODIFIED w-0', 'ADDED w-new']));
+    const first = await listing;
+    expect(first.items.map((o) => [o.metadata.name, (o.status as { phase: string }).phase])).toEqual([['w-0', 'Running'], ['w-1', 'Running']]);
+    const rest = await custom.listClusterCustomObject({ ...RUNAI, plural: 'trainingworkloads', limit: 2, _continue: first.metadata.continue }) as { items: KubeObject[]; metadata: { resourceVersion: string } };
+    expect(rest.items.map((o) => o.metadata.name)).toEqual(['w-2', 'w-3']);
+    expect(rest.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+    expect(Number(first.metadata.resourceVersion)).toBeLessThan(Number(watch.events[0].object.metadata?.resourceVersion));
+    kube.fastLists();
+    const now = await custom.listClusterCustomObject({ ...RUNAI, plural: 'trainingworkloads' }) as { items: KubeObject[] };
+    expect(now.items.map((o) => o.metadata.name)).toContain('w-new');
+    watch.stop();
+  });
+
+  it('sends a BOOKMARK every bookmarkIntervalMs and one 2 s before the watch times out', async () => {
+    kube = await startFakeKube({ bookmarkIntervalMs: 1500 });
+    const kc = kubeConfigFor(kube);
+    const started = Date.now();
+    const watch = await startWatch(kc, '/apis/run.ai/v2alpha1/trainingworkloads', { resourceVersion: kube.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 4 });
+    const at: number[] = [];
+    await eventually(() => {
+      while (at.length < watch.events.length) at.push(Date.now() - started);
+      expect(watch.ended).toBeNull();
+    }, 400);
+    // At 1.5 s and 3 s (every interval) and at 2 s (2 s before the 4 s deadline).
+    expect(watch.types()).toEqual(['BOOKMARK', 'BOOKMARK', 'BOOKMARK']);
+    expect(at[0]).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('sends no BOOKMARK with bookmarkIntervalMs 0, as a server without a watch cache', async () => {
+    kube = await startFakeKube({ bookmarkIntervalMs: 0 });
+    const kc = kubeConfigFor(kube);
+    const watch = await startWatch(kc, '/apis/run.ai/v2alpha1/trainingworkloads', { resourceVersion: kube.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 3 });
+    await eventually(() => expect(kube!.openWatches).toBe(1));
+    kube.sendBookmarks();
+    kube.apply(workload('after', 'runai-vision'));
+    await eventually(() => expect(watch.ended).toBeNull(), 400);
+    expect(watch.types()).toEqual(['ADDED after']);
   });
 });

@@ -94,7 +94,7 @@ describe('simulated Slack Web API', () => {
   });
 
   it('posts ephemeral messages only to members of the channel', async () => {
-    slack.addChannel('C0NLP', 'nlp', [ALICE.id]);
+    slack.addChannel('C0NLP', 'nlp', [ALICE.id, slack.workspace.botUserId]);
     expect((await api('chat.postEphemeral', { channel: 'C0NLP', user: ALICE.id, text: 'only you' })).body).toMatchObject({ ok: true, message_ts: expect.any(String) });
     expect((await api('chat.postEphemeral', { channel: 'C0NLP', user: BOB.id, text: 'only you' })).body).toEqual({ ok: false, error: 'user_not_in_channel' });
     expect(slack.workspace.conversation('C0NLP')).toEqual([expect.objectContaining({ text: 'only you', visibleTo: ALICE.id })]);

@@ -113,9 +113,10 @@ describe('simulated Slack with the real Bolt app in Socket Mode', () => {
     expect(await slackError(app.client.chat.postMessage({ channel: ALICE.id, blocks: [section('no fallback')] }))).toBe('missing_text_fallback');
   });
 
-  it('refuses a channel it does not know, and posts to one it was told about', async () => {
+  it('refuses a channel it does not know, and posts to one it was invited to', async () => {
     expect(await slackError(app.client.chat.postMessage({ channel: 'C0NLP', text: 'hello' }))).toBe('channel_not_found');
     slack.addChannel('C0NLP', 'nlp');
+    slack.inviteBot('C0NLP');
     await app.client.chat.postMessage({ channel: 'C0NLP', text: 'hello' });
     expect(slack.messagesTo('C0NLP').map((c) => c.body.text)).toEqual(['hello']);
   });

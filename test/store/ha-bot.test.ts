@@ -17,7 +17,7 @@ import { startTcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 const LEASE_NS = 'runai-slack-bot';
-const describePg = await describeWithPostgres();
+const describePg = await describeWithPostgres('the two-replica (ha.enabled) tests');
 
 async function gauge(bot: TestBot, name: string): Promise<number | undefined> {
   const metric = await bot.metrics.registry.getSingleMetric(name)?.get();

@@ -13,7 +13,7 @@ import { createTestSchema, describeWithPostgres, type TestSchema } from '../help
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
-const describePg = await describeWithPostgres();
+const describePg = await describeWithPostgres('the tests of the bot on PostgreSQL');
 
 describePg('the bot on PostgreSQL', () => {
   const sims = useSimulators((kube) => kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' }));

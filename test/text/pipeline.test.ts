@@ -4,7 +4,8 @@
  */
 import { cutForScan } from '../../src/triage/escape.js';
 import { redactLine } from '../../src/triage/redact.js';
-import { DESTINATIONS, forCodeBlock, forInlineCode, forMrkdwn, forPlainText, MAX_SCAN_CHARS, safeTail, sanitize } from '../../src/triage/sanitize.js';
+import { DESTINATIONS, forCodeBlock, forInlineCode, forMrkdwn, forPlainText, MAX_SCAN_CHARS, safeLines, safeTail, sanitize } from '../../src/triage/sanitize.js';
+import { logSections } from '../../src/messages/replies.js';
 
 const TOKEN = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
 
@@ -41,5 +42,36 @@ describe('text pipeline', () => {
     expect(before).toBe(2052 - 10);
     const short = safeTail(log.split('\n').slice(0, 60).join('\n'), 30);
     expect(JSON.stringify(short)).not.toContain('MIIEvQ');
+  });
+
+  describe('a line redrawn with carriage returns (a progress bar)', () => {
+    const bar = 'Epoch 3/10:   0%|          | 0/2503 [00:00<?, ?it/s]\rEpoch 3/10:   0%|          | 1/2503 [00:03<2:05:11,  3.00s/it]\rEpoch 3/10:   0%|          | 2/2503 [00:04<1:31:40,  2.20s/it]';
+    const last = 'Epoch 3/10:   0%|          | 2/2503 [00:04<1:31:40,  2.20s/it]';
+
+    it('is shown as its last redraw in every Slack destination, never with replacement characters', () => {
+      expect(safeLines(`before\n${bar}\nafter`)).toEqual(['before', last, 'after']);
+      expect(forCodeBlock(`${bar}\n`, 1000)).toBe(`${last.replace('<', '&lt;')}\n`);
+      expect(forMrkdwn(bar)).toBe(last.replace('<', '&lt;'));
+      expect(forPlainText(bar, 200)).toBe(last);
+      expect(safeTail(`${bar}\nnext`, 2).lines).toEqual([last, 'next']);
+    });
+
+    it('is shown as its last redraw by /runai logs and "Show more of the log"', () => {
+      const { blocks } = logSections(`step 1\n${bar}\nTraceback (most recent call last):\n`);
+      const text = JSON.stringify(blocks);
+      expect(text).not.toContain('\ufffd');
+      expect(text).toContain('2/2503 [00:04&lt;1:31:40,  2.20s/it]');
+      expect(text).not.toContain('0/2503');
+    });
+
+    it('keeps the last redraw that is not blank, and ignores a trailing carriage return', () => {
+      expect(safeLines('50%|#####     |\r100%|##########|\r          \r')).toEqual(['100%|##########|']);
+      expect(safeLines('done\r\nnext')).toEqual(['done', 'next']);
+    });
+
+    it('shows the end of a bar redrawn past the length a pattern may see, and still redacts it', () => {
+      const long = `${'10%|#  |\r'.repeat(2000)}token ${TOKEN} 100%|###|`;
+      expect(safeLines(long)).toEqual(['token [REDACTED:github-token] 100%|###|']);
+    });
   });
 });

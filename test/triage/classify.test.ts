@@ -10,7 +10,7 @@ const cascade: Classification = { tier: TIER.secondary, category: 'nccl', summar
 
 describe('decideCategory', () => {
   it.each(Object.entries(REASONS))('takes the termination reason %s as a fact', (reason, row) => {
-    const d = decideCategory(recognised, { reason });
+    const d = decideCategory(recognised, [], { reason });
     expect(d).toMatchObject({ category: row.category, decidedBy: 'termination-reason', strength: 4 });
   });
 
@@ -19,29 +19,29 @@ describe('decideCategory', () => {
     [139, 'crash'],
     [134, 'crash'],
   ])('lets exit code %i overrule an unrecognised exception', (exitCode, category) => {
-    expect(decideCategory(generic, { exitCode })).toMatchObject({ category, decidedBy: 'exit-code' });
+    expect(decideCategory(generic, [], { exitCode })).toMatchObject({ category, decidedBy: 'exit-code' });
   });
 
   it('keeps a recognised log error over the exit code', () => {
-    expect(decideCategory(recognised, { exitCode: 137 })).toMatchObject({ category: 'gpu-oom', decidedBy: 'log' });
+    expect(decideCategory(recognised, [], { exitCode: 137 })).toMatchObject({ category: 'gpu-oom', decidedBy: 'log' });
   });
 
   it.each(Object.entries(EXIT_CODES))('maps exit code %s when the log says nothing', (code, row) => {
-    expect(decideCategory(null, { exitCode: Number(code) }).category).toBe(row.category);
+    expect(decideCategory(null, [], { exitCode: Number(code) }).category).toBe(row.category);
   });
 
   it('uses the newest event that says something when the log has only a cascade', () => {
-    const d = decideCategory(cascade, { events: [{ reason: 'FailedScheduling' }, { reason: 'Scheduled' }, { reason: 'Preempting', message: 'preempted' }, { reason: 'Pulled' }] });
+    const d = decideCategory(cascade, [], { events: [{ reason: 'FailedScheduling' }, { reason: 'Scheduled' }, { reason: 'Preempting', message: 'preempted' }, { reason: 'Pulled' }] });
     expect(d).toMatchObject({ category: 'eviction', decidedBy: 'event', transient: true });
   });
 
   it('reads an event message when its reason is generic', () => {
-    const d = decideCategory(null, { events: [{ reason: 'Failed', message: 'Failed to pull image "x:1": manifest unknown' }] });
+    const d = decideCategory(null, [], { events: [{ reason: 'Failed', message: 'Failed to pull image "x:1": manifest unknown' }] });
     expect(d.category).toBe('image-pull');
   });
 
   it('ignores old events when the log has a real error', () => {
-    expect(decideCategory(generic, { events: [{ reason: 'FailedScheduling' }] })).toMatchObject({ category: 'other', decidedBy: 'log' });
+    expect(decideCategory(generic, [], { events: [{ reason: 'FailedScheduling' }] })).toMatchObject({ category: 'other', decidedBy: 'log' });
   });
 
   it('says nothing was found when there is neither log nor hint', () => {

@@ -10,7 +10,9 @@ describe('classifyLine', () => {
     ['MemoryError: Unable to allocate 12.0 GiB for an array', 'host-oom', TIER.recognised],
     ['RuntimeError: CUDA error: an illegal memory access was encountered', 'cuda', TIER.recognised],
     ['RuntimeError: No CUDA GPUs are available', 'cuda', TIER.recognised],
-    ['torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error', 'nccl', TIER.recognised],
+    // A CUDA error reported through NCCL is cuda (precedence.ts).
+    ['torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error', 'cuda', TIER.recognised],
+    ['torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error', 'nccl', TIER.recognised],
     ['torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError', 'nccl', TIER.recognised],
     ["ModuleNotFoundError: No module named 'deepspeed'", 'import', TIER.recognised],
     ['OSError: libcudart.so.12: cannot open shared object file: No such file or directory', 'import', TIER.recognised],

@@ -1,0 +1,643 @@
+import type { Category, EvidenceKind } from './types.js';
+
+/**
+ * What the software itself says when it fails, by the software that says it: the error strings
+ * of PyTorch, NCCL, the CUDA runtime, XLA/JAX, vLLM, SGLang, TGI, RMM and Spark RAPIDS, Ray,
+ * Hugging Face, the kubelet and container runtimes, registries, NumPy, pip, DeepSpeed, the NGC
+ * containers and the shell. Each entry quotes the words from their source (repository and file,
+ * or documentation), never from a log someone pasted, so that the triage recognises a failure
+ * nobody here has seen yet. Only the error strings are quoted, never code.
+ *
+ * These entries come before the broad patterns of signatures.ts: the first entry that matches a
+ * line decides (within a line the precedence of precedence.ts still applies), so entries are
+ * kept in the order of CATEGORY_ORDER and, within a category, specific before general.
+ * Every pattern is bounded: it runs on prefiltered lines of at most 4096 characters.
+ */
+
+export interface VocabularyEntry {
+  category: Category;
+  kind?: EvidenceKind;
+  summary: string;
+  /**
+   * The software's words; a pattern only where its format string has a placeholder or variants.
+   * No flags (the entries are tried as one union, signatures.ts ANY_VOCABULARY): spell case variants out.
+   */
+  says: RegExp;
+  /** Where the words come from: repository and file, or a documentation URL. */
+  source: string;
+  /** A line as the software prints it, placeholders filled in, for the row-by-row test. */
+  example: string;
+  /** Overrides the category's retry verdict. */
+  transient?: boolean;
+  /** States the cause on a line that also matches a cascade (an NCCL WARN line). */
+  beforeCascades?: boolean;
+  /** Counts only as a secondary error: a banner or a report that is not always fatal. */
+  secondary?: boolean;
+  /**
+   * A line holding this literal is the failure even where the noise filter would drop it: the
+   * program logs it at warning level, or its message ends in "no error" (signatures.ts
+   * LOGGED_AS_WARNING).
+   */
+  evenInNoise?: string;
+}
+
+export interface Software {
+  software: string;
+  entries: readonly VocabularyEntry[];
+}
+
+/** The order in which categories are tried on a line (the first match decides). */
+export const CATEGORY_ORDER: readonly Category[] = [
+  'image-pull', 'scheduling', 'volume-mount', 'eviction', 'host-oom', 'gpu-oom', 'cuda', 'nccl',
+  'import', 'config', 'permission', 'data-path', 'crash', 'other',
+];
+
+const CUDA_RUNTIME_DOC = 'CUDA Runtime API, cudaGetErrorString: https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (the same strings in ROCm/clr hipamd/src/hip_error.cpp)';
+const ERRNO_DOC = 'strerror(3) messages, https://man7.org/linux/man-pages/man3/errno.3.html';
+
+export const VOCABULARY: readonly Software[] = [
+  {
+    software: 'Container registries and runtimes',
+    entries: [
+      {
+        category: 'image-pull',
+        transient: true,
+        summary: 'The registry was temporarily unavailable while the image was pulled (HTTP 5xx or 429)',
+        says: /unexpected status(?: code \S{1,2048}| from [A-Z]{3,7} request to \S{1,2048})?: (?:5\d\d|429)\b|received unexpected HTTP status: (?:5\d\d|429)\b/,
+        source: 'containerd/containerd core/remotes/errors/errors.go ("unexpected status from %s request to %s: %s"; v1.6 remotes/errors/errors.go "unexpected status: %s", remotes/docker/fetcher.go "unexpected status code %v: %v"); distribution/distribution internal/client/errors.go ("received unexpected HTTP status: %s", the registry client of Docker and Podman)',
+        example: 'Failed to pull image "nvcr.io/nvidia/pytorch:24.05-py3": failed to copy: httpReadSeeker: failed open: unexpected status code https://nvcr.io/v2/nvidia/pytorch/blobs/sha256:9f2a: 502 Bad Gateway',
+      },
+      {
+        category: 'image-pull',
+        transient: true,
+        summary: 'The registry refused the pull for now: too many requests',
+        says: /toomanyrequests|TOOMANYREQUESTS|[Tt]oo [Mm]any [Rr]equests|pull rate limit/,
+        source: 'distribution/distribution registry/api/errcode/register.go (TOOMANYREQUESTS "too many requests")',
+        example: 'Error response from daemon: toomanyrequests: You have reached your pull rate limit.',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The registry could not be reached while the image was pulled',
+        says: /failed to do request: (?:Head|Get|GET|HEAD) /,
+        source: 'containerd/containerd core/remotes/docker/resolver.go ("failed to do request: %w")',
+        example: 'failed to resolve reference "docker.io/library/busybox:1.36.1": failed to do request: Head "https://registry-1.docker.io/v2/library/busybox/manifests/1.36.1": dial tcp 202.53.137.209:443: i/o timeout',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The registry refused the credentials for the image',
+        says: /\bunauthorized: |denied: requested access to the resource is denied|pull access denied|failed to fetch (?:oauth|anonymous) token/,
+        source: 'distribution/distribution registry/api/errcode/register.go (UNAUTHORIZED "authentication required", DENIED), registry/api/errcode/errors.go (an error reads "<code in lower case>: <message>"); containerd/containerd core/remotes/docker/resolver.go ("pull access denied, repository does not exist or may require authorization"), core/remotes/docker/authorizer.go ("failed to fetch oauth token")',
+        example: 'Error response from daemon: Head "https://nvcr.io/v2/nvidia/nemo/manifests/24.07": unauthorized: authentication required',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The image or tag does not exist in the registry',
+        says: /manifest unknown|blob unknown to registry|repository name not known to registry|\bname unknown: |failed to resolve reference/,
+        source: 'distribution/distribution registry/api/errcode/register.go (MANIFEST_UNKNOWN, BLOB_UNKNOWN, NAME_UNKNOWN); containerd/containerd internal/cri/server/images/image_pull.go ("failed to resolve reference")',
+        example: 'Error response from daemon: manifest for vllm/vllm-openai:v0.99 not found: manifest unknown: manifest unknown',
+      },
+      {
+        category: 'image-pull',
+        secondary: true,
+        summary: "The container never started: its image cannot be pulled (the kubelet's events say why)",
+        says: /is waiting to start: trying and failing to pull image/,
+        source: 'kubernetes/kubernetes pkg/kubelet/kubelet_pods.go (validateContainerLogStatus: "container %q in pod %q is waiting to start: trying and failing to pull image", the answer of kubectl logs)',
+        example: 'Error from server (BadRequest): container "upload" in pod "upload" is waiting to start: trying and failing to pull image',
+      },
+      {
+        category: 'image-pull',
+        summary: 'The kubelet backs off pulling the image',
+        says: /Back-off pulling image/,
+        source: 'kubernetes/kubernetes pkg/kubelet/images/image_manager.go ("Back-off pulling image %q")',
+        example: '  Normal   BackOff    9s (x4 over 94s)    kubelet            Back-off pulling image "registry.example.com/team/train:1.2"',
+      },
+    ],
+  },
+  {
+    software: 'Queues and autoscalers',
+    entries: [
+      {
+        category: 'scheduling',
+        summary: 'The queue has no quota left for the workload (it waits for quota)',
+        says: /couldn't assign flavors to pod set|insufficient unused quota for \S{1,253} in flavor|is inadmissible/,
+        source: 'kubernetes-sigs/kueue pkg/scheduler/flavorassigner/flavorassigner.go ("couldn\'t assign flavors to pod set %s", "insufficient unused quota for %s in flavor %s, %s more needed")',
+        example: "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 8 more needed",
+      },
+      {
+        category: 'scheduling',
+        summary: 'Ray has no node type that can hold the requested resources',
+        says: /No available node types can fulfill resource request|There are tasks with infeasible resource requests/,
+        source: 'ray-project/ray python/ray/autoscaler/_private/autoscaler.py ("Error: No available node types can fulfill resource request %s. Add suitable node types to this cluster to resolve this issue."), the raylet\'s infeasible-task warning',
+        example: "(autoscaler) Error: No available node types can fulfill resource request {'GPU': 8.0, 'CPU': 8.0}",
+      },
+    ],
+  },
+  {
+    software: 'Volume mounts',
+    entries: [
+      {
+        category: 'volume-mount',
+        summary: 'The mount helper could not mount the network volume',
+        says: /\bmount\.(?:nfs4?|cifs|ceph|fuse)\b: /,
+        source: 'mount.nfs(8), mount.cifs(8): https://man7.org/linux/man-pages/man8/mount.nfs.8.html (errors prefixed with the helper\'s name)',
+        example: 'Feb  6 22:19:49 ceph-2 kubelet: mount.nfs: Connection refused',
+      },
+    ],
+  },
+  {
+    software: 'Image references and the registry API',
+    entries: [
+      {
+        category: 'image-pull',
+        summary: 'The image name is not a valid reference',
+        says: /invalid reference format|repository name (?:\(\S{1,300}\) )?must be lowercase/,
+        source: 'distribution/reference reference.go (ErrReferenceInvalidFormat "invalid reference format", ErrNameContainsUppercase "repository name must be lowercase"), normalize.go',
+        example: 'docker: invalid reference format: repository name must be lowercase.',
+      },
+      {
+        category: 'image-pull',
+        summary: "A request to the registry's API failed while the image was pulled",
+        says: /https?:\/\/[^\s"/]{1,253}\/v2\/(?:"|:|\s|$|(?:[^\s"]{1,512}\/)?(?:manifests|blobs|tags)\/)/,
+        source: 'OCI distribution spec https://github.com/opencontainers/distribution-spec/blob/main/spec.md (every registry endpoint is under /v2/: /v2/, /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>)',
+        example: 'docker: Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers).',
+      },
+    ],
+  },
+  {
+    software: 'Ray',
+    entries: [
+      {
+        category: 'eviction',
+        transient: true,
+        summary: 'Ray lost a node (it stopped answering heartbeats)',
+        says: /has been marked dead because the detector has missed too many heartbeats/,
+        source: 'ray-project/ray src/ray/gcs/gcs_server/gcs_node_manager.cc ("The node with node id: %s … has been marked dead because the detector has missed too many heartbeats from it")',
+        example: '2023-03-03 05:15:30,774 WARNING worker.py:1866 -- The node with node id: 9426f445 and address: 10.130.0.113 and node name: 10.130.0.113 has been marked dead because the detector has missed too many heartbeats from it.',
+        evenInNoise: 'marked dead',
+      },
+      {
+        // Ray lists possible causes (the OOM killer, ray stop, a crash) without knowing which:
+        // the report names no kind, and its list must not be read as one (SIGKILL, OOM).
+        category: 'other',
+        secondary: true,
+        beforeCascades: true,
+        summary: 'A Ray worker process died; Ray does not say why (its own log may)',
+        says: /A worker died or was killed while executing a task by an unexpected system error/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error")',
+        example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
+        evenInNoise: 'A worker died',
+      },
+    ],
+  },
+  {
+    software: 'Shared memory (/dev/shm)',
+    entries: [
+      {
+        category: 'host-oom',
+        kind: 'shared-memory',
+        beforeCascades: true,
+        summary: 'NCCL could not create its shared memory segment (/dev/shm is full or too small)',
+        says: /Error while (?:creating|attaching to) shared memory segment|failed to create shared memory file|unable to allocate shared memory|Call to posix_fallocate failed/,
+        source: 'NVIDIA/nccl src/misc/shmutils.cc, src/os/linux.cc ("Error while %s shared memory segment %s (size %ld)", "Error: failed to create shared memory file %s"), src/include/shm.h (v2.7, SYSCHECK(…, "posix_fallocate") on the /dev/shm file)',
+        example: 'node-3:2211:2302 [1] include/shm.h:48 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-RqWUpz (size 9637888)',
+      },
+      {
+        category: 'host-oom',
+        kind: 'shared-memory',
+        summary: 'A DataLoader worker ran out of shared memory (/dev/shm)',
+        says: /insufficient shared memory \(shm\)|unable to (?:write to file|open shared memory object|mmap \d+ bytes from file) <\/torch_/,
+        source: 'pytorch/pytorch torch/csrc/DataLoader.cpp ("This might be caused by insufficient shared memory (shm)"), aten/src/ATen/MapAllocator.cpp ("unable to write to file <%s>", "unable to open shared memory object <%s>")',
+        example: 'RuntimeError: unable to write to file </torch_311_1030151126_0>: No space left on device (28)',
+      },
+    ],
+  },
+  {
+    software: 'GPU memory allocators',
+    entries: [
+      {
+        category: 'gpu-oom',
+        summary: "PyTorch's CUDA caching allocator ran out of GPU memory",
+        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError/,
+        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"), torch/cuda/memory.py (torch.OutOfMemoryError)',
+        example: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.21 GiB is free.',
+      },
+      {
+        category: 'gpu-oom',
+        beforeCascades: true,
+        summary: 'A CUDA allocation failed: the GPU ran out of memory',
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error: out of memory|cudaErrorMemoryAllocation/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ${CUDA_RUNTIME_DOC}`,
+        example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'XLA ran out of device memory',
+        says: /RESOURCE_EXHAUSTED: Out of memory while trying to allocate|ran out of memory trying to allocate/,
+        source: 'openxla/xla xla/tsl/framework/bfc_allocator.cc ("Allocator (%s) ran out of memory trying to allocate %s"); XLA status RESOURCE_EXHAUSTED from the PJRT client',
+        example: 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.',
+        evenInNoise: 'ran out of memory',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The model server had no GPU memory left for its KV cache at start-up',
+        says: /No available memory for the cache blocks|is larger than the maximum number of tokens that can be stored in KV cache|KV cache is needed, which is larger than the available KV cache memory|on startup is less than desired GPU memory utilization/,
+        source: 'vllm-project/vllm vllm/v1/core/kv_cache_utils.py ("No available memory for the cache blocks", "… KV cache is needed, which is larger than the available KV cache memory"), vllm/v1/worker/gpu_worker.py ("Free memory on device … on startup is less than desired GPU memory utilization")',
+        example: '(EngineCore_DP0 pid=253) ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU memory utilization (0.92, 111.95 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The model server had no GPU memory left for its token pool or prefill',
+        says: /Not enough memory\. Please try to increase --mem-fraction-static|Not enough memory to handle/,
+        source: 'sgl-project/sglang python/sglang/srt/model_executor/model_runner.py ("Not enough memory. Please try to increase --mem-fraction-static."); huggingface/text-generation-inference server/text_generation_server/models/flash_causal_lm.py ("Not enough memory to handle {num_tokens} prefill tokens")',
+        example: 'RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.',
+      },
+      {
+        category: 'gpu-oom',
+        summary: 'The RAPIDS memory manager ran out of GPU memory',
+        says: /out_of_memory: |Maximum pool size exceeded|\bGpu(?:Split)?(?:And)?RetryOOM\b|GPU OutOfMemory:/,
+        source: 'rapidsai/rmm cpp/include/rmm/error.hpp ("out_of_memory: "), cpp/include/rmm/mr/device/arena_memory_resource.hpp ("Maximum pool size exceeded"); NVIDIA/spark-rapids sql-plugin/src/main/scala/com/nvidia/spark/rapids/RmmRapidsRetryIterator.scala (GpuSplitAndRetryOOM "GPU OutOfMemory: …")',
+        example: 'Caused by: com.nvidia.spark.rapids.jni.GpuSplitAndRetryOOM: GPU OutOfMemory: could not split inputs and retry',
+      },
+    ],
+  },
+  {
+    software: 'Host memory allocators',
+    entries: [
+      {
+        category: 'host-oom',
+        summary: 'Spark RAPIDS ran out of host memory',
+        says: /\bCpu(?:Split)?(?:And)?RetryOOM\b|CPU OutOfMemory:/,
+        source: 'NVIDIA/spark-rapids sql-plugin/src/main/scala/com/nvidia/spark/rapids/RmmRapidsRetryIterator.scala, HostAlloc.scala (CpuRetryOOM, "CPU OutOfMemory: …")',
+        example: 'Caused by: com.nvidia.spark.rapids.jni.CpuSplitAndRetryOOM: CPU OutOfMemory: could not split inputs and retry',
+      },
+      {
+        category: 'host-oom',
+        summary: 'NumPy could not allocate an array in host memory',
+        says: /Unable to allocate [\d.]+ [KMGTPE]?i?B for an array with shape/,
+        source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
+        example: 'numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.0 GiB for an array with shape (40000, 40000) and data type float64',
+      },
+    ],
+  },
+  {
+    software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
+    entries: [
+      {
+        category: 'cuda',
+        transient: true,
+        summary: 'The GPU reported a hardware fault (ECC or NVLink)',
+        says: /uncorrectable ECC error encountered|uncorrectable NVLink error was detected/,
+        source: CUDA_RUNTIME_DOC,
+        example: 'RuntimeError: CUDA error: uncorrectable ECC error encountered',
+      },
+      {
+        category: 'cuda',
+        summary: 'A CUDA kernel failed',
+        says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|unhandled cuda error/,
+        source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
+        example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+      },
+      {
+        category: 'cuda',
+        beforeCascades: true,
+        summary: 'A CUDA call failed under NCCL',
+        says: /Cuda failure (?:\d+ )?'/,
+        source: 'NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d \'%s\'")',
+        example: "[3] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'",
+      },
+      {
+        category: 'cuda',
+        summary: 'The CUDA build in the image does not match the GPU or its driver',
+        says: /no kernel image is available for execution on the device|invalid device function|the provided PTX was compiled with an unsupported toolchain|CUDA driver version is insufficient for CUDA runtime version|forward compatibility was attempted on non supported HW|system has unsupported display driver \/ cuda driver combination|no CUDA-capable device is detected|all CUDA-capable devices are busy or unavailable/,
+        source: CUDA_RUNTIME_DOC,
+        example: 'RuntimeError: CUDA error: no kernel image is available for execution on the device',
+      },
+      {
+        category: 'cuda',
+        summary: 'No GPU is visible to the container, or the framework in the image was built without CUDA',
+        says: /failed call to cuInit|Torch not compiled with CUDA enabled|torch\.cuda\.is_available\(\) is False|CUDA call failed lazily at initialization|CUDA unknown error - this may be due to an incorrectly set up environment/,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (earlier tensorflow/stream_executor/cuda/cuda_driver.cc: "failed call to cuInit: %s"); pytorch/pytorch torch/cuda/__init__.py ("Torch not compiled with CUDA enabled", DeferredCudaCallError "CUDA call failed lazily at initialization with error"), torch/serialization.py ("… but torch.cuda.is_available() is False"), c10/cuda/CUDAFunctions.cpp ("CUDA unknown error - this may be due to an incorrectly set up environment")',
+        example: '2022-03-11 16:52:36.058206: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected',
+      },
+      {
+        category: 'cuda',
+        summary: 'The NVIDIA driver libraries were not mounted into the container (no GPU runtime)',
+        says: /lib(?:cuda|nvidia-ml)\.so(?:\.1)?: cannot open shared object file/,
+        source: 'NVIDIA/libnvidia-container src/nvc_info.c (the driver libraries the NVIDIA hook mounts from the host, libcuda.so and libnvidia-ml.so among them)',
+        example: 'ImportError: libcuda.so.1: cannot open shared object file: No such file or directory',
+      },
+      {
+        category: 'cuda',
+        summary: 'The GPU is too old for what the image runs (its compute capability)',
+        says: /Bfloat16 is only supported on GPUs with compute capability|FlashAttention only supports Ampere GPUs or newer|GET was unable to find an engine to execute this computation|ptxas exited with non-zero error code/,
+        source: 'vllm-project/vllm vllm/v1/worker/gpu_worker.py ("Bfloat16 is only supported on GPUs with compute capability of at least 8.0"); Dao-AILab/flash-attention csrc/flash_attn/flash_api.cpp ("FlashAttention only supports Ampere GPUs or newer."); pytorch/pytorch aten/src/ATen/native/cudnn/Conv_v8.cpp ("GET was unable to find an engine to execute this computation"); openxla/xla xla/stream_executor/cuda/subprocess_compilation.cc ("ptxas exited with non-zero error code")',
+        example: 'ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.',
+      },
+      {
+        category: 'cuda',
+        secondary: true,
+        summary: 'The GPU is newer than the CUDA build of PyTorch in the image supports',
+        says: /with CUDA capability sm_\d{2,3} is not compatible with the current PyTorch installation/,
+        source: 'pytorch/pytorch torch/cuda/__init__.py (_check_capability: "%s with CUDA capability sm_%d%d is not compatible with the current PyTorch installation.")',
+        example: 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.',
+      },
+      {
+        category: 'cuda',
+        summary: "The container's CUDA needs a newer driver than the node has",
+        says: /nvidia-container-cli: (?:requirement|initialization|mount|detection) error/,
+        source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s", as the OCI prestart hook reports it: "unsatisfied condition: cuda>=%s, please update your driver to a newer version, or use an earlier cuda container")',
+        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as \'legacy\' nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.5, please update your driver to a newer version, or use an earlier cuda container: unknown',
+      },
+      {
+        category: 'cuda',
+        summary: 'The cuDNN library loaded at run time does not match the one the framework was built with',
+        says: /Loaded runtime CuDNN library: \S+ but source was compiled with|DNN library initialization failed|cuDNN version incompatibility/,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_dnn.cc ("Loaded runtime CuDNN library: %s but source was compiled with: %s", "DNN library initialization failed"); pytorch/pytorch torch/backends/cudnn/__init__.py ("cuDNN version incompatibility: PyTorch was compiled against %s but found runtime version %s")',
+        example: 'E0430 22:32:43.417007 2493694 cuda_dnn.cc:454] Loaded runtime CuDNN library: 9.1.0 but source was compiled with: 9.8.0. CuDNN library needs to have matching major version and equal or higher minor version.',
+      },
+      {
+        category: 'cuda',
+        summary: 'JAX could not use the CUDA libraries it found',
+        says: /Unable to use CUDA because of the following issues with CUDA components|Outdated (?:CUDA|cuDNN|cuFFT|cuPTI|cuBLAS|cuSPARSE) installation found|Unable to initialize backend 'cuda'/,
+        source: 'jax-ml/jax jax_plugins/cuda/__init__.py ("Unable to use CUDA because of the following issues with CUDA components", "Outdated %s installation found"), jax/_src/xla_bridge.py ("Unable to initialize backend \'%s\'")',
+        example: 'RuntimeError: Unable to use CUDA because of the following issues with CUDA components:',
+      },
+      {
+        category: 'cuda',
+        summary: 'DeepSpeed found a CUDA toolkit that does not match the one PyTorch was built with',
+        says: /does not match the version torch was compiled with|op due to it not being compatible due to hardware\/software issue/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py (CUDAMismatchException "Installed CUDA version %s does not match the version torch was compiled with %s", "Unable to JIT load the %s op due to it not being compatible due to hardware/software issue")',
+        example: 'deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version 11.8 does not match the version torch was compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.',
+      },
+      {
+        category: 'cuda',
+        secondary: true,
+        summary: 'The NGC container does not support this GPU or driver',
+        says: /No supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release/,
+        source: 'the NGC containers\' entrypoint (/opt/nvidia/entrypoint.d; not published as source), printed verbatim in e.g. https://github.com/coqui-ai/stt/issues/1936',
+        example: 'ERROR: No supported GPU(s) detected to run this container',
+      },
+    ],
+  },
+  {
+    software: 'NCCL, Horovod, Open MPI',
+    entries: [
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'A rank could not connect to another over the network (NCCL)',
+        says: /Call to connect failed|Connect to \S{1,300} failed|socket(?:Start|Poll)Connect: (?:exceeded (?:retries|timeouts)|Connect to)|ncclOsSocketPollConnect to \S{1,300} failed|Net : error encountered when getting address info/,
+        source: 'NVIDIA/nccl src/include/checks.h ("Call to " name " failed", v2.4–2.7), src/misc/socket.cc ("socketStartConnect: Connect to %s failed : %s", "exceeded retries"), src/os/linux.cc ("ncclOsSocketPollConnect to %s failed")',
+        example: 'worker-1:391:446 [0] include/socket.h:403 NCCL WARN Call to connect failed : Connection refused',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'NCCL found no usable network interface',
+        says: /No usable listening interface found|NET\/Socket : no interface found|Bootstrap : no socket interface found|No interface found in the same subnet as remote address/,
+        source: 'NVIDIA/nccl src/bootstrap.cc ("NET/Socket : No usable listening interface found"), src/transport/net_socket.cc ("NET/Socket : no interface found"), src/misc/socket.cc',
+        example: 'node-0:51:51 [0] bootstrap.cc:41 NCCL WARN NET/Socket : No usable listening interface found',
+      },
+      {
+        category: 'nccl',
+        summary: 'NCCL failed (a system call, the network or a remote rank)',
+        says: /unhandled system error|remote process exited or there was a network error|internal error - please report this issue to the NCCL developers/,
+        source: 'NVIDIA/nccl src/init.cc (ncclGetErrorString)',
+        example: 'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5',
+      },
+      {
+        category: 'nccl',
+        summary: 'An NCCL operation failed under Horovod',
+        says: /\bnccl[A-Z]\w{1,40} failed: |NCCL async error: /,
+        source: 'horovod/horovod horovod/common/ops/nccl_operations.cc (NCCLContext::ErrorCheck "%s failed: %s", "NCCL async error: ")',
+        example: 'horovod.common.exceptions.HorovodInternalError: ncclCommInitRank failed: unhandled system error',
+      },
+      {
+        category: 'nccl',
+        summary: 'mpirun could not start its daemons on the other nodes',
+        says: /ORTE was unable to reliably start one or more daemons/,
+        source: 'open-mpi/ompi orte/tools/orterun/help-orterun.txt (v4.1)',
+        example: 'ORTE was unable to reliably start one or more daemons.',
+      },
+      {
+        category: 'nccl',
+        summary: 'The launcher could not reach another node of the job',
+        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: /,
+        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s")',
+        example: 'ssh: connect to host 192.168.0.119 port 12345: Connection refused',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'The InfiniBand network between ranks failed (a work completion with an error status)',
+        says: /NET\/IB ?: Got completion from peer \S{1,300} with status=/,
+        source: 'NVIDIA/nccl src/transport/net_ib/p2p.cc ("NET/IB: Got completion from peer %s with status=%s(%d) …")',
+        example: 'node-1:123:456 [0] transport/net_ib.cc:1235 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<41234> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=2 len=0 vendor err 129 (Send)',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: "The ranks could not meet through torch.distributed's store or sockets",
+        says: /\bDistStoreError\b|waiting for clients\. \d+\/\d+ clients joined|The client socket has timed out after|The server socket has failed to (?:listen|bind)|store based barrier|retrieving ncclUniqueId from \[\d+\] via c10d key-value store/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp ("The client socket has timed out after %s while trying to connect to %s", "The server socket has failed to listen on any local network address"), torch/csrc/distributed/c10d/TCPStore.cpp ("Timed out after %d seconds waiting for clients. %d/%d clients joined."), torch/distributed/distributed_c10d.py ("Timed out initializing process group in store based barrier"), torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp ("… is setting up NCCL communicator and retrieving ncclUniqueId from [%d] via c10d key-value store")',
+        example: 'torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
+      },
+      {
+        category: 'nccl',
+        summary: 'Gloo could not connect the ranks, or a peer stopped answering',
+        says: /Gloo connectFullMesh failed|Timed out waiting \d+ms for (?:send|recv) operation to complete/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupGloo.cpp ("Gloo connectFullMesh failed with %s", where the cause may read "no error"); facebookincubator/gloo gloo/transport/tcp/unbound_buffer.cc, gloo/transport/ibverbs/unbound_buffer.cc ("Timed out waiting %dms for recv operation to complete")',
+        example: 'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
+        evenInNoise: 'connectFullMesh failed',
+      },
+      {
+        category: 'nccl',
+        summary: 'mpirun could not connect its processes over TCP',
+        says: /A process or daemon was unable to complete a TCP connection/,
+        source: 'open-mpi/ompi orte/mca/oob/tcp/oob_tcp_connection.c (v4.1)',
+        example: 'A process or daemon was unable to complete a TCP connection to another process:',
+      },
+      {
+        category: 'nccl',
+        summary: 'The elastic rendezvous between the nodes failed',
+        says: /due to an error of type Rendezvous\w{0,40}Error/,
+        source: 'pytorch/pytorch torch/distributed/elastic/rendezvous/dynamic_rendezvous.py ("The node %s has failed to shutdown the rendezvous %s due to an error of type %s.", logged at warning level)',
+        example: "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'worker-1_17_0' has failed to shutdown the rendezvous 'none' due to an error of type RendezvousConnectionError.",
+        evenInNoise: 'due to an error of type',
+      },
+    ],
+  },
+  {
+    software: 'Python packages and ABI',
+    entries: [
+      {
+        category: 'import',
+        summary: 'A module was built against NumPy 1.x and cannot run with NumPy 2',
+        says: /A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|numpy\.dtype size changed, may indicate binary incompatibility|module compiled against (?:API version|NumPy)|numpy\.(?:_?core\.)?multiarray failed to import/,
+        source: 'numpy/numpy numpy/core/_multiarray_umath.py ("A module that was compiled using NumPy 1.x cannot be run in NumPy %s"), numpy/_core/code_generators/generate_numpy_api.py ("module compiled against …", "numpy._core.multiarray failed to import"), doc/source/user/troubleshooting-importerror.rst',
+        example: 'A module that was compiled using NumPy 1.x cannot be run in',
+      },
+      {
+        category: 'import',
+        summary: 'Code in the image uses a NumPy alias that the installed NumPy removed',
+        says: /module 'numpy' has no attribute '/,
+        source: 'numpy/numpy numpy/__init__.py (__getattr__: "module \'numpy\' has no attribute \'{n}\'", for the aliases removed in NumPy 1.24 and 2.0)',
+        example: "AttributeError: module 'numpy' has no attribute 'object'.",
+      },
+      {
+        category: 'import',
+        summary: 'A transformers module failed to import (its own traceback says which package)',
+        says: /Failed to import transformers\.\S{1,200} because of the following error/,
+        source: 'huggingface/transformers src/transformers/utils/import_utils.py (_LazyModule: "Failed to import %s because of the following error (look up to see its traceback)")',
+        example: 'RuntimeError: Failed to import transformers.models.llama.modeling_llama because of the following error (look up to see its traceback):',
+      },
+      {
+        category: 'import',
+        summary: 'pip could not install a package the image needs',
+        says: /Could not find a (?:version|\w+) that satisfies the requirement|No matching distribution found for|ResolutionImpossible|because these package versions have conflicting dependencies|The conflict is caused by:/,
+        source: 'pypa/pip src/pip/_internal/index/package_finder.py ("Could not find a %s that satisfies the requirement %s", "No matching distribution found for %s"), src/pip/_internal/resolution/resolvelib/factory.py ("… because these package versions have conflicting dependencies", "The conflict is caused by:", "ResolutionImpossible")',
+        example: 'ERROR: Could not find a version that satisfies the requirement flash-attn==9.9 (from versions: none)',
+      },
+      {
+        category: 'import',
+        summary: 'The installed jax and jaxlib do not go together',
+        says: /jaxlib is version \S+, but this version of jax requires|is newer than and incompatible with jax version/,
+        source: 'jax-ml/jax jax/_src/lib/__init__.py (check_jaxlib_version)',
+        example: 'RuntimeError: jaxlib is version 0.4.7, but this version of jax requires version >= 0.4.14.',
+      },
+      {
+        category: 'import',
+        summary: 'DeepSpeed cannot build its ops: a tool or the CUDA toolkit is missing from the image',
+        says: /CUDA_HOME does not exist, unable to compile CUDA op|op due to ninja not being installed/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py (MissingCUDAException, "Unable to JIT load the %s op due to ninja not being installed")',
+        example: 'deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)',
+      },
+    ],
+  },
+  {
+    software: 'Shells and container start',
+    entries: [
+      {
+        category: 'config',
+        summary: 'The command or its interpreter does not exist in the image',
+        says: /: command not found|: cannot execute: required file not found|: bad interpreter|cannot execute binary file|executable file not found in \$PATH/,
+        source: 'bminor/bash execute_cmd.c ("command not found", "cannot execute: required file not found", "bad interpreter", "cannot execute binary file"); Go os/exec ErrNotFound ("executable file not found in $PATH") as runc reports it',
+        example: '/entrypoint.sh: line 12: torchrun: command not found',
+      },
+      {
+        category: 'config',
+        kind: 'report',
+        summary: 'The container runtime could not start the container',
+        says: /OCI runtime (?:create|exec|start) failed|unable to start container process|error during container init/,
+        source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"), libcontainer/process_linux.go ("error during container init")',
+        example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/data" to rootfs at "/mnt/data": flags: 0x5000: not a directory: unknown',
+      },
+      {
+        category: 'config',
+        summary: 'The project quota admits no pod without resource limits: the spec must set them',
+        says: /failed quota: \S{1,253}: must specify/,
+        source: 'kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go ("failed quota: %s: must specify %s")',
+        example: 'create Pod jenkins-0 in StatefulSet jenkins failed error: pods "jenkins-0" is forbidden: failed quota: compute-resources: must specify limits.cpu for: config-reload',
+      },
+      {
+        category: 'config',
+        summary: 'The distributed launch variables are missing (started without a launcher)',
+        says: /environment variable \S{1,40} expected, but not set/,
+        source: 'pytorch/pytorch torch/distributed/rendezvous.py ("Error initializing torch.distributed using env:// rendezvous: environment variable %s expected, but not set")',
+        example: 'ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set',
+      },
+      {
+        category: 'config',
+        summary: "The pod's security context does not fit the image",
+        says: /container has runAsNonRoot and image will run as root|container has runAsNonRoot and image has non-numeric user/,
+        source: 'kubernetes/kubernetes pkg/kubelet/kuberuntime/security_context_others.go (verifyRunAsNonRoot)',
+        example: 'Error: container has runAsNonRoot and image will run as root (pod: "train-0_team(1234)", container: main)',
+      },
+      {
+        category: 'config',
+        summary: 'The model storage URI names no storage the initializer knows',
+        says: /Cannot recognize storage type for/,
+        source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Cannot recognize storage type for %s")',
+        example: "Exception: Cannot recognize storage type for s4://models/llama",
+      },
+    ],
+  },
+  {
+    software: 'Files and permissions',
+    entries: [
+      {
+        category: 'permission',
+        summary: 'The file system is mounted read-only',
+        says: /Read-only file system|\bEROFS\b/,
+        source: ERRNO_DOC,
+        example: "chmod: changing permissions of '/workspace/run.sh': Read-only file system",
+      },
+      {
+        category: 'permission',
+        summary: 'The credentials for the object store are missing',
+        says: /Unable to locate credentials|Partial credentials found in/,
+        source: 'boto/botocore botocore/exceptions.py (NoCredentialsError "Unable to locate credentials", PartialCredentialsError)',
+        example: 'botocore.exceptions.NoCredentialsError: Unable to locate credentials',
+      },
+      {
+        category: 'permission',
+        summary: 'The Hugging Face repository is gated and the token may not read it',
+        says: /GatedRepoError|Cannot access gated repo|Access to model \S{1,200} is restricted/,
+        source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (GatedRepoError), src/huggingface_hub/utils/_http.py ("Cannot access gated repo for url %s")',
+        example: 'huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-66f4b037) Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json.',
+      },
+    ],
+  },
+  {
+    software: 'Data and model sources',
+    entries: [
+      {
+        category: 'data-path',
+        summary: 'The data or model source could not be reached (network or DNS)',
+        says: /Could not connect to the endpoint URL|(?:Read|Connect) timeout on endpoint URL|Couldn't reach '[^']{1,300}' on the Hub|Couldn't reach the Hugging Face Hub|Server Disconnected|We couldn't connect to '[^']{1,300}' to load this file/,
+        source: 'boto/botocore botocore/exceptions.py (EndpointConnectionError, ReadTimeoutError, ConnectTimeoutError); huggingface/datasets src/datasets/load.py ("Couldn\'t reach \'%s\' on the Hub"); huggingface/transformers src/transformers/utils/hub.py ("We couldn\'t connect to \'%s\' to load this file")',
+        example: 'botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-east-1.amazonaws.com/models/llama/config.json"',
+      },
+      {
+        category: 'data-path',
+        summary: 'The Hugging Face repository, revision or file does not exist (or is not visible to the token)',
+        says: /RepositoryNotFoundError|RevisionNotFoundError|(?:Remote|Local)?EntryNotFoundError|Repository Not Found for url|Revision Not Found for url|Entry Not Found for url|Cannot find the requested files in the disk cache|cannot find the requested files in the local cache|OfflineModeIsEnabled/,
+        source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (RepositoryNotFoundError, RevisionNotFoundError, EntryNotFoundError, LocalEntryNotFoundError, OfflineModeIsEnabled), src/huggingface_hub/utils/_http.py ("Repository Not Found for url: %s"), src/huggingface_hub/file_download.py',
+        example: 'huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6602c3a7) Repository Not Found for url: https://huggingface.co/org/missing-model/resolve/main/config.json.',
+      },
+      {
+        category: 'data-path',
+        summary: 'The object does not exist in the bucket',
+        says: /An error occurred \((?:404|NoSuchKey|NoSuchBucket|NotFound)\) when calling the \w{1,80} operation|google\.api_core\.exceptions\.NotFound/,
+        source: 'boto/botocore botocore/exceptions.py (ClientError "An error occurred ({error_code}) when calling the {operation_name} operation: {error_message}"; S3 codes NoSuchKey, NoSuchBucket: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); googleapis/python-api-core google/api_core/exceptions.py (NotFound, HTTP 404)',
+        example: 'botocore.exceptions.ClientError: An error occurred (404) when calling the HeadObject operation: Not Found',
+      },
+      {
+        category: 'data-path',
+        summary: 'The model is neither a local directory nor a model on the Hub, or its weights are missing',
+        says: /is not a local folder and is not a valid model identifier|Error no file named .{1,600}? found in directory|\bHfHubHTTPError\b/,
+        source: 'huggingface/transformers src/transformers/utils/hub.py ("%s is not a local folder and is not a valid model identifier listed on \'https://huggingface.co/models\'"), src/transformers/modeling_utils.py ("Error no file named %s found in directory %s"); huggingface/huggingface_hub src/huggingface_hub/errors.py (HfHubHTTPError)',
+        example: "OSError: bert-base-uncasedd is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'",
+      },
+      {
+        category: 'data-path',
+        summary: 'The dataset or its data files do not exist',
+        says: /DatasetNotFoundError|DataFilesNotFoundError|doesn't exist on the Hub or cannot be accessed|Couldn't find any data file at|No \(supported\) data files found in/,
+        source: 'huggingface/datasets src/datasets/exceptions.py (DatasetNotFoundError, DataFilesNotFoundError), src/datasets/load.py ("Dataset \'%s\' doesn\'t exist on the Hub or cannot be accessed", "Couldn\'t find any data file at %s")',
+        example: "datasets.exceptions.DatasetNotFoundError: Dataset 'org/missing-set' doesn't exist on the Hub or cannot be accessed.",
+      },
+      {
+        category: 'data-path',
+        summary: 'The model or data was not found where the storage initializer looked',
+        says: /Failed to fetch model\. No model found in|Cannot locate source uri|Failed to download \d+ files/,
+        source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Failed to fetch model. No model found in %s.", "Cannot locate source uri %s for PVC")',
+        example: 'RuntimeError: Failed to fetch model. No model found in gs://models/llama-3/.',
+      },
+    ],
+  },
+];
+
+/** Every entry, in the order they are tried: by CATEGORY_ORDER, then as listed. */
+export const VOCABULARY_ENTRIES: readonly VocabularyEntry[] = CATEGORY_ORDER.flatMap((category) =>
+  VOCABULARY.flatMap((s) => s.entries.filter((e) => e.category === category)),
+);
