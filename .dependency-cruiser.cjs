@@ -11,7 +11,7 @@ const PURE = [
   '^src/triage/',
   '^src/messages/',
   '^src/recovery/',
-  '^src/cluster/normalize\\.ts$',
+  '^src/cluster/(normalize|ownership)\\.ts$',
   '^src/maintenance/(plan|window|expand|series|span|timezones|parse|feed-text|skip-ahead)\\.ts$',
 ];
 
@@ -23,7 +23,7 @@ const IO_MODULES = [
 ];
 
 /** The parts of the bot that do I/O or hold state: a pure module may not import them. */
-const ADAPTERS = '^src/(store|slack|ops|notify|archive|commands|check|demo|sim)/|^src/cluster/(reader|watcher|kinds)\\.ts$|^src/(app|cli|config)\\.ts$';
+const ADAPTERS = '^src/(store|slack|ops|notify|archive|commands|check|demo|sim)/|^src/cluster/(reader|watcher|kinds|request-signal)\\.ts$|^src/(app|cli|config)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -58,6 +58,8 @@ export interface PodInfo {
   /** Replica index within its type ("1" for worker 1). */
   replicaIndex?: number;
   createdAt?: string;
+  /** The scheduler's PodGroup of the pod (its `pod-group-name` annotation), whose events say why it waits or was preempted. */
+  podGroup?: string;
   containers: ContainerInfo[];
 }
 
@@ -86,7 +88,7 @@ export interface Workload {
   command?: string;
   arguments?: string;
   createdAt?: string;
-  /** When the phase last changed, where the CR says so (conditions). */
+  /** When the current phase began, where the CR says so (its condition of that type, phaseUpdatedAt, completedAt). */
   phaseChangedAt?: string;
   /** status.conditions / phaseMessage when present: free text from Run:ai. */
   phaseMessage?: string;

@@ -15,6 +15,8 @@ import { ClusterWatch } from './cluster/cluster-watch.js';
 import type { WatcherOverrides } from './cluster/watcher.js';
 import { Late } from './lib/late.js';
 import { fetchThrough, proxyDispatcher } from './lib/proxy.js';
+import { withTimeout } from './lib/timeout.js';
+import { containersFinishedAt, withPods } from './cluster/normalize.js';
 import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
@@ -106,9 +108,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     return found;
   };
   const readerFor = (name: string | undefined) => clusterOf(name).reader;
-  /** Normalising for a cluster's namespace: that cluster's labels, and its name on the workload. */
-  const normalizeIn = (namespace: string, name: string | undefined) => clusterOf(name).namespaces.normalize(namespace);
-  const normalize = (namespace: string) => normalizeIn(namespace, undefined);
+  /** The reconciler's own handler normalises for the first cluster; each cluster's watcher passes its own rules (forCluster). */
+  const normalize = (namespace: string) => clusterOf(undefined).namespaces.normalize(namespace);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: one way out for Slack and the feed (the kube API uses each kubeconfig's proxy-url).
@@ -155,7 +156,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
-    enrich: { readerFor, normalize: normalizeIn, tailLines: config.alerts.logTailLines },
+    enrich: { readerFor, ownerKeys: config.owners.keys, tailLines: config.alerts.logTailLines },
     currentState: (id) => reconcilerLater.get().currentState(id),
     // Archiving is the leader's: two replicas would read the same logs and write the same file.
     onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
@@ -180,6 +181,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
       normalize,
       alertStates: ALERT_STATES,
       lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
+      // A failure the bot missed while down, whose CR gives no time: its containers say when.
+      finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
       sink: notifier,
       // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
@@ -280,7 +283,6 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
     owners,
     maintenance,
-    normalize: normalizeIn,
     log: log.child({ component: 'slack' }),
     now,
   });

@@ -5,10 +5,10 @@
  * at once rather than hundreds; the same workload is archived once however often it is asked.
  */
 import type { Logger } from 'pino';
-import { workloadId, type LifecycleState, type PodInfo, type Workload } from '../model.js';
+import { workloadId, type LifecycleState, type Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { normalizePod } from '../cluster/normalize.js';
+import { withPods } from '../cluster/normalize.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
 import { archiveWorkloadLogs, type ArchiveResult } from './archive.js';
 import { workloadArchiveDir } from './paths.js';
@@ -83,19 +83,19 @@ export class LogArchiver {
     const { log } = this.options;
     const reader = this.options.readerFor(workload.cluster);
     const label = `${workload.cluster ? `${workload.cluster}/` : ''}${workload.namespace}/${workload.name}`;
-    let pods: PodInfo[];
+    let withItsPods: Workload;
     try {
-      pods = (await reader.podsOf(workload.namespace, workload.name)).flatMap((raw) => normalizePod(raw) ?? []);
+      withItsPods = withPods(workload, await reader.podsOf(workload));
     } catch (err) {
       log.warn({ workload: label, err: describeKubeError(err) }, 'cannot list the pods whose logs to archive');
       return undefined;
     }
-    if (!pods.length) return undefined;
+    if (!withItsPods.pods.length) return undefined;
     const result: ArchiveResult = await archiveWorkloadLogs({
       reader,
       dir: this.options.dir,
       maxBytesPerContainer: this.options.maxBytesPerContainer,
-      workload: { ...workload, pods },
+      workload: withItsPods,
       log,
       now: this.options.now(),
     });

@@ -2,10 +2,12 @@
  * The Kubernetes permissions the bot uses, as a table, and how to word the result of asking
  * the API server about each one (SelfSubjectAccessReview). Pure. The list follows what the
  * code does: list and watch the Run:ai workload kinds (src/cluster/watcher.ts); list pods,
- * read their logs, list events, PodGroups and namespaces (src/cluster/reader.ts).
+ * get the controllers between a pod and its workload, read logs, list events, PodGroups and
+ * namespaces (src/cluster/reader.ts).
  * deploy/base/clusterrole.yaml grants exactly these (and create on selfsubjectaccessreviews, to ask).
  */
-import { fail, pass, type CheckRow } from './report.js';
+import { OWNER_PLURALS } from '../cluster/ownership.js';
+import { fail, pass, warn, type CheckRow } from './report.js';
 
 export interface Permission {
   verb: string;
@@ -20,6 +22,8 @@ export interface Permission {
   why: string;
   /** How to grant it, when not by the ClusterRole. */
   fix?: string;
+  /** What the bot does without it: a denial is a warning, not a failure. */
+  without?: string;
 }
 
 const WORKLOAD_VERBS = [
@@ -35,6 +39,13 @@ const CORE_PERMISSIONS: ReadonlyArray<Omit<Permission, 'namespace'>> = [
   { verb: 'list', group: 'scheduling.run.ai', resource: 'podgroups', why: 'to explain why a workload is Pending (quota, incomplete gang)' },
 ];
 
+/** Reading a pod's owner chain (cluster/ownership.ts); without it pods are judged by creation time. */
+const OWNER_PERMISSIONS: ReadonlyArray<Omit<Permission, 'namespace'>> = [...OWNER_PLURALS.values()].map(({ group, plural }) => ({
+  verb: 'get', group, resource: plural,
+  why: "to follow a pod's owners to its workload (not an earlier run's or a Helm release's pods)",
+  without: "pods are matched by label and creation time, so a resubmitted workload's alert may quote the earlier run's pods",
+}));
+
 export const CLUSTERROLE_FIX = 'grant it with deploy/base/clusterrole.yaml and its binding (kubectl apply -k deploy/), or ask a cluster admin to';
 
 export function requiredPermissions(workloadPlurals: readonly string[], group: string, namespaces: readonly string[]): Permission[] {
@@ -42,6 +53,7 @@ export function requiredPermissions(workloadPlurals: readonly string[], group: s
   const perScope = (namespace: string | undefined): Permission[] => [
     ...workloadPlurals.flatMap((resource) => WORKLOAD_VERBS.map(([verb, why]) => ({ verb, group, resource, namespace, why }))),
     ...CORE_PERMISSIONS.map((p) => ({ ...p, namespace })),
+    ...OWNER_PERMISSIONS.map((p) => ({ ...p, namespace })),
   ];
   return [
     ...scopes.flatMap(perScope),
@@ -80,5 +92,6 @@ export function permissionRow(p: Permission, answer: AccessAnswer): CheckRow {
   const label = permissionLabel(p);
   if (answer.allowed) return pass(label, `allowed (${p.why})`);
   const reason = answer.reason ? ` (${answer.reason})` : '';
+  if (p.without) return warn(label, `denied${reason}: without it ${p.without}; ${p.fix ?? CLUSTERROLE_FIX}`);
   return fail(label, `denied${reason}: the bot needs it ${p.why}; ${p.fix ?? CLUSTERROLE_FIX}`);
 }

@@ -26,12 +26,10 @@
  * end quickly: after a lapse the other replica may lead a third of a lease later.
  */
 import { hostname } from 'node:os';
-import {
-  CoordinationV1Api, Observable, type ConfigurationOptions, type KubeConfig, type RequestContext,
-  type ResponseContext, type V1Lease,
-} from '@kubernetes/client-node';
+import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { withTimeout } from '../lib/timeout.js';
+import { withSignal } from './request-signal.js';
 import {
   decide, leadershipLapsed, leaseTiming, microTime, observe, releaseRecord,
   type LeaseRead, type LeaseRecord, type LeaseTiming, type Observed,
@@ -61,20 +59,6 @@ export interface LeaseApi {
   create(record: LeaseRecord, signal: AbortSignal): Promise<LeaseRead>;
   /** Replaces the spec if the Lease is still at `resourceVersion`; LeaseConflictError otherwise. */
   replace(record: LeaseRecord, resourceVersion: string, signal: AbortSignal): Promise<LeaseRead>;
-}
-
-// Copied from reader.ts (not exported there): client-node's generated APIs take no signal.
-function withSignal(signal: AbortSignal): ConfigurationOptions {
-  return {
-    middleware: [{
-      pre: (context: RequestContext) => {
-        context.setSignal(signal);
-        return new Observable(Promise.resolve(context));
-      },
-      post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
-    }],
-    middlewareMergeStrategy: 'append',
-  };
 }
 
 function codeOf(err: unknown): number | undefined {

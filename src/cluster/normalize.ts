@@ -1,5 +1,6 @@
 /**
- * Run:ai workload CR + its pods + its namespace's labels → our Workload value.
+ * Run:ai workload CR + its namespace's labels → our Workload value; its pods join it later
+ * (withPods), when someone reads them.
  * Tolerant of every missing field (runai-reference marks much of the shape unconfirmed); only
  * an object without a name, namespace or uid is refused, with a MalformedWorkloadError.
  */
@@ -68,12 +69,6 @@ export interface NormalizeOptions {
   cluster?: string;
   /** Labels of the workload's namespace (runai/queue or kai.scheduler/queue names the project). */
   namespaceLabels?: Record<string, string>;
-  /**
-   * The workload's PodGroups, where the caller has read them: the scheduler copies the pod's
-   * `user` annotation and label onto the PodGroup, which names the owner when neither the
-   * workload nor its pods (not created yet, or gone) do.
-   */
-  podGroups?: unknown[];
 }
 
 /** The queue (project) a set of labels names, by QUEUE_LABELS in order. */
@@ -101,23 +96,11 @@ export function objectRef(raw: unknown): { namespace?: string; name?: string; ui
 }
 
 /**
- * Which of a workload's fields its CR gave (the rest came from its pods or a fallback): all a
- * cache needs, beside the Workload, to rebuild a CR that normalises the same with any pods.
+ * The CR (with its namespace's labels) → our Workload, without pods: what the reconciler caches,
+ * decides on, remembers and shows. It is normalised once, here; whoever reads the pods later
+ * attaches them with withPods().
  */
-export interface WorkloadOrigin {
-  /** Index in the owner keys of the CR field that named the owner; -1: none did. */
-  ownerKey: number;
-  /** The project came from the namespace's or the CR's labels. */
-  projectFromLabels: boolean;
-  /** The image came from the CR's spec. */
-  imageFromSpec: boolean;
-}
-
-export function normalizeWorkload(raw: unknown, pods: unknown[], options: NormalizeOptions = {}): Workload {
-  return normalizeWithOrigin(raw, pods, options).workload;
-}
-
-export function normalizeWithOrigin(raw: unknown, pods: unknown[], options: NormalizeOptions = {}): { workload: Workload; origin: WorkloadOrigin } {
+export function normalizeWorkload(raw: unknown, options: NormalizeOptions = {}): Workload {
   const ref = objectRef(raw);
   const label = `${ref.kind ?? 'object'} ${ref.namespace ?? '?'}/${ref.name ?? '?'}`;
   if (!isObj(raw)) throw new MalformedWorkloadError(label, 'not an object');
@@ -129,32 +112,18 @@ export function normalizeWithOrigin(raw: unknown, pods: unknown[], options: Norm
   const spec = raw.spec;
   if (spec !== undefined && spec !== null && !isObj(spec)) throw new MalformedWorkloadError(label, 'spec is not an object');
 
-  const podInfos = pods.flatMap((p) => {
-    const info = normalizePod(p);
-    return info ? [info] : [];
-  });
   const phase = str(at(raw, 'status.phase'));
   const crLabels = labels(raw, 'labels');
-  const firstPodLabels = pods.length ? labels(pods[0], 'labels') : {};
-
-  // Run:ai's queue label on the namespace first, then the labels that name the project outright,
-  // then KAI's or Run:ai's queue label on the workload or its pods, then the namespace's name.
-  const labelProject = queueFrom(options.namespaceLabels) ?? crLabels['project'];
-  const podProject = firstPodLabels['project'];
-  const crQueue = queueFrom(crLabels);
-  const project = labelProject ?? podProject ?? crQueue ?? queueFrom(firstPodLabels) ?? ref.namespace.replace(/^runai-/, '');
-  // Where minimalCr can carry the project as a CR label and still normalise to the same.
-  const projectFromCr = labelProject ?? (podProject === undefined ? crQueue : undefined);
-  const ownerKeys = options.ownerKeys ?? DEFAULT_OWNER_KEYS;
-  const owner = ownerOf(raw, pods, ownerKeys);
-  const specImage = specValue(spec, 'image');
+  // Run:ai's queue label on the namespace first, then the label that names the project outright,
+  // then KAI's or Run:ai's queue label on the workload, then the namespace's name.
+  const project = queueFrom(options.namespaceLabels) ?? crLabels['project'] ?? queueFrom(crLabels) ?? ref.namespace.replace(/^runai-/, '');
 
   const conditions = at(raw, 'status.conditions');
   const latestCondition = Array.isArray(conditions)
     ? conditions.filter(isObj).sort((a, b) => (time(b.lastTransitionTime) ?? '').localeCompare(time(a.lastTransitionTime) ?? ''))[0]
     : undefined;
 
-  const workload: Workload = {
+  return {
     uid: ref.uid,
     ...(options.cluster ? { cluster: options.cluster } : {}),
     kind: ref.kind ?? 'Workload',
@@ -162,79 +131,87 @@ export function normalizeWithOrigin(raw: unknown, pods: unknown[], options: Norm
     name: ref.name,
     namespace: ref.namespace,
     project,
-    owner: owner?.value ?? firstOwner(options.podGroups),
+    owner: crOwner(raw, options.ownerKeys ?? DEFAULT_OWNER_KEYS),
     phase,
-    state: stateForPhase(phase) ?? inferStateFromPods(podInfos),
+    // Without a phase (a CR the operator has not touched yet, or a cluster whose CRs carry no
+    // status) the workload counts as waiting.
+    state: stateForPhase(phase) ?? 'Pending',
     degraded: isDegradedPhase(phase) || undefined,
-    image: specImage ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
+    image: specValue(spec, 'image'),
     command: specValue(spec, 'command'),
     arguments: specValue(spec, 'arguments'),
     createdAt: time(at(raw, 'metadata.creationTimestamp')),
-    phaseChangedAt: time(latestCondition?.lastTransitionTime),
+    phaseChangedAt: phaseTime(raw, phase),
     phaseMessage: str(at(raw, 'status.phaseMessage')) ?? str(latestCondition?.message),
-    pods: podInfos,
+    pods: [],
     resourceVersion: str(at(raw, 'metadata.resourceVersion')),
   };
-  const ownerKey = owner && !ownerKeys[owner.key].startsWith('pod.') ? owner.key : -1;
-  return { workload, origin: { ownerKey, projectFromLabels: projectFromCr !== undefined, imageFromSpec: specImage !== undefined } };
+}
+
+export interface PodOptions {
+  /** owners.keys: its `pod.*` keys name the owner from the pods. */
+  ownerKeys?: string[];
+  /**
+   * The workload's PodGroups, where the caller has read them: the scheduler copies the pod's
+   * `user` annotation and label onto the PodGroup, which names the owner when neither the
+   * workload nor its pods (not created yet, or gone) do.
+   */
+  podGroups?: unknown[];
 }
 
 /**
- * The smallest CR that normalises to `w` (its pods aside) with any pods: what the reconciler
- * hands to enrichment and commands instead of keeping every raw object in memory.
+ * The one way pods join a workload: `workload` as the reconciler normalised it, with `pods`
+ * (read now, the workload's own: cluster/reader podsOf) attached. What the CR decided stays —
+ * state, project, owner, image — so an alert, a reply and the archive describe the workload
+ * the store remembers and access is checked against; the pods only fill an owner the CR names
+ * nowhere (owners.keys' `pod.*` keys, then the PodGroups) and an image its spec does not give.
  */
-export function minimalCr(w: Workload, origin: WorkloadOrigin, ownerKeys: string[] = DEFAULT_OWNER_KEYS): Record<string, unknown> {
-  const cr: Obj = {
-    apiVersion: w.apiVersion,
-    kind: w.kind,
-    metadata: {
-      name: w.name,
-      namespace: w.namespace,
-      uid: w.uid,
-      resourceVersion: w.resourceVersion,
-      creationTimestamp: w.createdAt,
-      labels: origin.projectFromLabels ? { project: w.project } : {},
-    },
-    spec: { image: origin.imageFromSpec ? w.image : undefined, command: w.command, arguments: w.arguments },
-    status: {
-      phase: w.phase,
-      phaseMessage: w.phaseMessage,
-      conditions: w.phaseChangedAt ? [{ lastTransitionTime: w.phaseChangedAt }] : [],
-    },
+export function withPods(workload: Workload, pods: unknown[], options: PodOptions = {}): Workload {
+  const podInfos = pods.flatMap((p) => normalizePod(p) ?? []);
+  return {
+    ...workload,
+    owner: workload.owner ?? podOwner(pods, options.ownerKeys ?? DEFAULT_OWNER_KEYS) ?? firstOwner(options.podGroups),
+    image: workload.image ?? podInfos[0]?.containers.find((c) => !c.init)?.image,
+    pods: podInfos,
   };
-  if (origin.ownerKey >= 0 && w.owner !== undefined) {
-    // Only CR paths reach here (pod keys give ownerKey -1); build the path the key names.
-    const parts = ownerKeys[origin.ownerKey].split('.');
-    let cur = cr;
-    for (const part of parts.slice(0, -1)) cur = (isObj(cur[part]) ? cur[part] : (cur[part] = {})) as Obj;
-    cur[parts[parts.length - 1]] = w.owner;
-  }
-  return cr;
 }
 
 /**
- * Without a phase (a CR the operator has not touched yet, or a cluster whose CRs carry no
- * status) the pods tell the story; with no pods either, the workload is waiting.
+ * When the CR says its current phase began: the lastTransitionTime of the condition of that
+ * type that holds (example 01: type Failed, status "True"), else `status.phaseUpdatedAt`, else,
+ * for a phase that ends the workload, `status.completedAt` — the control plane's names for them
+ * (runai-reference §6; whether the CR mirrors them is unconfirmed, §2a). A condition of another
+ * type dates another change, so it is not taken for this one.
  */
-function inferStateFromPods(pods: PodInfo[]): Workload['state'] {
-  if (pods.some((p) => p.phase === 'Failed')) return 'Failed';
-  if (pods.length && pods.every((p) => p.phase === 'Succeeded')) return 'Completed';
-  if (pods.some((p) => p.phase === 'Running')) return 'Running';
-  return 'Pending';
+function phaseTime(raw: Obj, phase: string | undefined): string | undefined {
+  if (!phase) return undefined;
+  const conditions = at(raw, 'status.conditions');
+  const own = Array.isArray(conditions)
+    ? conditions.filter(isObj).find((c) => str(c.type)?.toLowerCase() === phase.toLowerCase() && String(c.status ?? 'True').toLowerCase() === 'true')
+    : undefined;
+  const ended = phase === 'Failed' || phase === 'Completed';
+  return time(own?.lastTransitionTime) ?? time(at(raw, 'status.phaseUpdatedAt')) ?? (ended ? time(at(raw, 'status.completedAt')) : undefined);
 }
 
-function ownerOf(raw: Obj, pods: unknown[], keys: string[]): { value: string; key: number } | undefined {
-  for (const [index, key] of keys.entries()) {
-    if (key.startsWith('pod.')) {
-      const [, kind, ...rest] = key.split('.');
-      const name = rest.join('.');
-      for (const pod of pods) {
-        const value = labels(pod, kind === 'labels' ? 'labels' : 'annotations')[name];
-        if (str(value)) return { value: value.trim(), key: index };
-      }
-    } else {
-      const value = scalar(at(raw, key));
-      if (value) return { value: value.trim(), key: index };
+/** The owner the CR's own fields name: the first of owners.keys that is not a `pod.*` key and has a value. */
+function crOwner(raw: Obj, keys: string[]): string | undefined {
+  for (const key of keys) {
+    if (key.startsWith('pod.')) continue;
+    const value = scalar(at(raw, key));
+    if (value) return value.trim();
+  }
+  return undefined;
+}
+
+/** The owner the pods name: the first `pod.annotations.X` / `pod.labels.X` key of owners.keys found on any pod. */
+function podOwner(pods: unknown[], keys: string[]): string | undefined {
+  for (const key of keys) {
+    if (!key.startsWith('pod.')) continue;
+    const [, kind, ...rest] = key.split('.');
+    const name = rest.join('.');
+    for (const pod of pods) {
+      const value = labels(pod, kind === 'labels' ? 'labels' : 'annotations')[name];
+      if (str(value)) return value.trim();
     }
   }
   return undefined;
@@ -317,6 +294,7 @@ export function normalizePod(raw: unknown): PodInfo | undefined {
     replicaType: podLabels['training.kubeflow.org/replica-type']?.toLowerCase(),
     replicaIndex: index !== undefined && /^\d+$/.test(index) ? Number(index) : undefined,
     createdAt: time(at(raw, 'metadata.creationTimestamp')),
+    podGroup: str(labels(raw, 'annotations')['pod-group-name']),
     containers,
   };
 }
@@ -326,6 +304,23 @@ export function podWorkloadName(pod: unknown): string | undefined {
   const podLabels = labels(pod, 'labels');
   for (const key of POD_LINK_LABELS) if (podLabels[key]) return podLabels[key];
   return undefined;
+}
+
+/**
+ * When the pods' containers last ended (the latest terminated.finishedAt, current or previous run,
+ * of an app container): the cluster's time for a failure or completion whose CR gives none.
+ */
+export function containersFinishedAt(pods: PodInfo[]): string | undefined {
+  let latest: string | undefined;
+  for (const pod of pods) {
+    for (const c of pod.containers) {
+      if (c.init) continue;
+      for (const end of [c.terminated?.finishedAt, c.lastTerminated?.finishedAt]) {
+        if (end && !Number.isNaN(Date.parse(end)) && (!latest || Date.parse(end) > Date.parse(latest))) latest = end;
+      }
+    }
+  }
+  return latest;
 }
 
 /** "worker 1", "master 0", or undefined for a single-pod workload. */

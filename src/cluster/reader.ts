@@ -5,12 +5,31 @@
  * light on the API server and on memory.
  */
 import { PassThrough } from 'node:stream';
-import { CoreV1Api, CustomObjectsApi, type ConfigurationOptions, type KubeConfig, Log, Observable, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
+import { withSignal } from './request-signal.js';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
+import { afterRead, controllerRef, createdWithOrAfter, MAX_OWNER_DEPTH, ownerStep, type OwnerRef, type Ownership } from './ownership.js';
 
-import type { KubeEvent } from '../model.js';
+import type { KubeEvent, Workload } from '../model.js';
 
 export type { KubeEvent };
+
+/** An object whose events are read: `kind` and `name`, and `uid` where known (another object of that name, earlier, is not it). */
+export interface InvolvedObject {
+  kind: string;
+  name: string;
+  uid?: string;
+}
+
+/**
+ * Events read per object. With a limit the API server answers the first of them in its key
+ * order (oldest first, for the kubelet's and scheduler's names); they aggregate repeats into one
+ * event with a count, so an object rarely has more distinct events than this.
+ */
+export const EVENTS_PER_OBJECT = 100;
+
+/** What the reader needs of a workload to find what is its own. */
+export type WorkloadRef = Pick<Workload, 'namespace' | 'name' | 'uid' | 'createdAt'>;
 
 export interface LogRequest {
   namespace: string;
@@ -26,32 +45,20 @@ export interface LogRequest {
  * more is cancelled, not left holding a connection to the API server.
  */
 export interface ClusterReader {
-  podsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
+  /**
+   * The workload's own pods: found by label, kept when their owner chain leads to its uid (or,
+   * where the chain cannot be read, when created at or after it). See cluster/ownership.ts.
+   */
+  podsOf(workload: WorkloadRef, signal?: AbortSignal): Promise<unknown[]>;
   readLog(request: LogRequest, signal?: AbortSignal): Promise<string>;
   /** The whole log as a stream (for archiving and full triage), ended when the server ends it. */
   streamLog(request: Omit<LogRequest, 'tailLines'>): AsyncIterable<Buffer>;
-  eventsFor(namespace: string, names: string[], signal?: AbortSignal): Promise<KubeEvent[]>;
+  /** The events about these objects, oldest first: one list per object, by field selector, at most EVENTS_PER_OBJECT each. */
+  eventsFor(namespace: string, objects: InvolvedObject[], signal?: AbortSignal): Promise<KubeEvent[]>;
   /** The scheduler's PodGroups of a workload (scheduling.run.ai); empty where none are served. */
   podGroupsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
   namespaceLabels(signal?: AbortSignal): Promise<Map<string, Record<string, string>>>;
   requests: number;
-}
-
-/** client-node's generated APIs take no signal argument; a middleware puts it on the request. */
-function withSignal(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
-  if (!signal) return undefined;
-  return {
-    middleware: [
-      {
-        pre: (context: RequestContext) => {
-          context.setSignal(signal);
-          return new Observable(Promise.resolve(context));
-        },
-        post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
-      },
-    ],
-    middlewareMergeStrategy: 'append',
-  };
 }
 
 export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
@@ -63,13 +70,49 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
   const reader: ClusterReader = {
     requests: 0,
 
-    async podsOf(namespace, workloadName, signal) {
+    async podsOf(workload, signal) {
+      // One GET per distinct owner for this call: a workload's pods share their controller (and
+      // an earlier run's, of the same name, share its name), so a chain costs one read, not one per pod.
+      const owners = new Map<string, Promise<unknown>>();
+      const readOwner = (ref: OwnerRef, target: { group: string; plural: string }): Promise<unknown> => {
+        const key = `${ref.apiVersion}/${ref.kind}/${ref.name}`;
+        let read = owners.get(key);
+        if (!read) {
+          reader.requests++;
+          const version = ref.apiVersion.slice(ref.apiVersion.indexOf('/') + 1);
+          read = custom
+            .getNamespacedCustomObject({ group: target.group, version, namespace: workload.namespace, plural: target.plural, name: ref.name }, withSignal(signal))
+            .catch((err: unknown) => {
+              // Gone, not served, or not allowed (an older ClusterRole): the pod is judged by time.
+              if ([403, 404].includes((err as { code?: number }).code ?? 0)) return undefined;
+              throw err;
+            });
+          owners.set(key, read);
+        }
+        return read;
+      };
+      const ownership = async (pod: unknown): Promise<Ownership> => {
+        let ref = controllerRef(pod);
+        for (let depth = 0; ref && depth < MAX_OWNER_DEPTH; depth++) {
+          const step = ownerStep(ref, workload);
+          if (typeof step === 'string') return step;
+          const next = afterRead(ref, await readOwner(ref, step.read));
+          if (typeof next === 'string') return next;
+          ref = next;
+        }
+        return 'unknown';
+      };
       // Run:ai labels pods with workloadName (newer) or release (older); Kubeflow pods with job-name.
       for (const label of POD_LINK_LABELS) {
         reader.requests++;
-        const list = await core.listNamespacedPod({ namespace, labelSelector: `${label}=${workloadName}` }, withSignal(signal));
-        const items = (list.items ?? []) as unknown[];
-        if (items.length) return items.filter((p) => podWorkloadName(p) !== undefined);
+        const list = await core.listNamespacedPod({ namespace: workload.namespace, labelSelector: `${label}=${workload.name}` }, withSignal(signal));
+        const own: unknown[] = [];
+        for (const pod of list.items ?? []) {
+          if (podWorkloadName(pod) === undefined) continue;
+          const verdict = await ownership(pod);
+          if (verdict === 'mine' || (verdict === 'unknown' && createdWithOrAfter(toIso(pod.metadata?.creationTimestamp), workload))) own.push(pod);
+        }
+        if (own.length) return own;
       }
       return [];
     },
@@ -89,13 +132,16 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
       return out;
     },
 
-    async eventsFor(namespace, names, signal) {
-      // One request for the namespace, filtered here: a fieldSelector takes one name only.
-      reader.requests++;
-      const list = await core.listNamespacedEvent({ namespace }, withSignal(signal));
-      const wanted = new Set(names);
-      return (list.items ?? [])
-        .filter((e) => wanted.has(e.involvedObject?.name ?? '') || [...wanted].some((n) => e.involvedObject?.name?.startsWith(`pg-${n}-`)))
+    async eventsFor(namespace, objects, signal) {
+      // A field selector matches one value per field (no sets), so one bounded list per object:
+      // a busy namespace holds thousands of events, of which an alert needs a handful.
+      const lists = await Promise.all(objects.map((o) => {
+        reader.requests++;
+        const fieldSelector = [`involvedObject.kind=${o.kind}`, `involvedObject.name=${o.name}`, ...(o.uid ? [`involvedObject.uid=${o.uid}`] : [])].join(',');
+        return core.listNamespacedEvent({ namespace, fieldSelector, limit: EVENTS_PER_OBJECT }, withSignal(signal));
+      }));
+      return lists
+        .flatMap((list) => list.items ?? [])
         .map((e) => ({
           type: e.type,
           reason: e.reason,

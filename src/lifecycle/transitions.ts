@@ -51,16 +51,25 @@ export interface StuckRules {
 /**
  * A workload as the cluster shows it now, against what was remembered. Level-triggered: the
  * same snapshot decided twice gives the same answer, so relists and restarts converge.
+ *
+ * When a state began is the cluster's word where it has one: the CR's own time for its phase
+ * (`phaseChangedAt`), else `finishedAt`, when the failing containers ended (the caller reads the
+ * pods for it, only where it can matter: see the reconciler's catch-up). So a failure that
+ * happened while the bot was down is as old as it is, and one older than the lookback is
+ * remembered (its state and since when) but owed to nobody. A time the cluster gives that cannot
+ * be right — in the future, or before the remembered state began — is not trusted: the change
+ * counts from now, since a wrong old time would silence an alert and a late one only delays
+ * nothing. With no time at all, from now.
  */
-export function decideChange(workload: Workload, previous: Remembered | undefined, now: Date, rules: ChangeRules): ChangeDecision {
+export function decideChange(workload: Workload, previous: Remembered | undefined, now: Date, rules: ChangeRules, finishedAt?: string): ChangeDecision {
   let stateSince: string;
   let transition: Transition | undefined;
   if (!previous) {
     // First sight (a new workload, or the first start): trust what the CR says about when.
-    stateSince = workload.phaseChangedAt ?? workload.createdAt ?? now.toISOString();
+    stateSince = plausible(workload.phaseChangedAt ?? finishedAt ?? workload.createdAt, undefined, now) ?? now.toISOString();
   } else if (previous.state !== workload.state) {
-    transition = { workload, from: previous.state, to: workload.state, at: now };
-    stateSince = now.toISOString();
+    stateSince = plausible(workload.phaseChangedAt ?? finishedAt, previous.stateSince, now) ?? now.toISOString();
+    transition = { workload, from: previous.state, to: workload.state, at: new Date(stateSince) };
   } else {
     stateSince = previous.stateSince;
   }
@@ -73,6 +82,26 @@ export function decideChange(workload: Workload, previous: Remembered | undefine
     owed = { key: alertKey(workloadId(workload), workload.state), since: new Date(stateSince) };
   }
   return { remember, transition, owed };
+}
+
+/** `at` as an ISO time when it is a time no later than `now` and no earlier than `notBefore`; else undefined. */
+function plausible(at: string | undefined, notBefore: string | undefined, now: Date): string | undefined {
+  const t = Date.parse(at ?? '');
+  if (Number.isNaN(t) || t > now.getTime()) return undefined;
+  if (notBefore !== undefined && t < Date.parse(notBefore)) return undefined;
+  return at;
+}
+
+/**
+ * Whether reading the pods for `finishedAt` could change what decideChange owes: only for a
+ * remembered workload that moved into an alert state, whose CR gives no time of its own, and
+ * whose remembered state began longer ago than the lookback (a sane finishedAt is never earlier
+ * than that, so otherwise the message is owed whatever the pods say).
+ */
+export function podsCouldDate(workload: Workload, previous: Remembered | undefined, now: Date, rules: ChangeRules): boolean {
+  if (!previous || previous.state === workload.state || !rules.alertStates.has(workload.state)) return false;
+  if (plausible(workload.phaseChangedAt, previous.stateSince, now)) return false;
+  return now.getTime() - Date.parse(previous.stateSince) > rules.lookbackMs;
 }
 
 /**

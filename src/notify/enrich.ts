@@ -6,8 +6,8 @@
  * rather than without the alert (kwatch: degrade, don't die).
  */
 import type { ContainerInfo, ContainerTermination, PodInfo, Workload } from '../model.js';
-import { normalizeWorkload, rankLabel, type NormalizeOptions } from '../cluster/normalize.js';
-import type { ClusterReader, KubeEvent } from '../cluster/reader.js';
+import { rankLabel, withPods } from '../cluster/normalize.js';
+import type { ClusterReader, InvolvedObject, KubeEvent } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
 import type { FailureSite } from '../messages/alert.js';
@@ -23,7 +23,8 @@ export interface Enriched {
 
 export interface EnrichOptions {
   reader: ClusterReader;
-  normalize(namespace: string): NormalizeOptions;
+  /** owners.keys: names the owner from the pods when the CR names none. */
+  ownerKeys?: string[];
   tailLines: number;
   /** Logs read per candidate container; the first error is usually near the end. */
   logTailLines?: number;
@@ -40,26 +41,28 @@ interface Candidate {
   previous: boolean;
 }
 
-export async function enrichWorkload(raw: unknown, base: Workload, options: EnrichOptions): Promise<Enriched> {
+/** `base` is the workload as the reconciler cached it; its pods are read now and attached to it. */
+export async function enrichWorkload(base: Workload, options: EnrichOptions): Promise<Enriched> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let workload = base;
   let problem: string | undefined;
   try {
-    const pods = await withTimeout((signal) => options.reader.podsOf(base.namespace, base.name, signal), timeoutMs, 'listing pods');
-    // The cluster stays the one the workload was read from (the minimal CR does not carry it).
-    workload = { ...normalizeWorkload(raw, pods, { ...options.normalize(base.namespace), cluster: base.cluster }), state: base.state };
+    const pods = await withTimeout((signal) => options.reader.podsOf(base, signal), timeoutMs, 'listing pods');
+    workload = withPods(base, pods, { ownerKeys: options.ownerKeys });
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
   }
 
   const candidates = failureCandidates(workload.pods).slice(0, options.maxCandidates ?? 3);
-  const events = await withTimeout(
-    (signal) => options.reader.eventsFor(workload.namespace, [workload.name, ...workload.pods.map((p) => p.name)], signal),
+  // Read while the logs are: one round trip less before the alert (the events are a few small lists).
+  const eventsRead = withTimeout(
+    (signal) => options.reader.eventsFor(workload.namespace, eventSubjects(workload), signal),
     timeoutMs,
     'reading events',
   ).catch(() => [] as KubeEvent[]);
 
   if (!candidates.length) {
+    const events = await eventsRead;
     if (!problem && base.state === 'Failed') problem = workload.pods.length ? 'no container reported a failure' : 'the workload has no pods left to read logs from';
     const triage = base.state === 'Failed' ? triageText('', { events }) : undefined;
     return { workload, events, triage, logProblem: problem };
@@ -68,12 +71,12 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
   const results: Array<{ candidate: Candidate; triage: TriageResult }> = [];
   for (const candidate of candidates) {
     const source = { pod: candidate.pod.name, container: candidate.container.name, rank: rankLabel(candidate.pod) };
-    const hints = {
+    const hints = async () => ({
       exitCode: candidate.termination?.exitCode,
       signal: candidate.termination?.signal,
       reason: candidate.termination?.reason ?? candidate.pod.reason,
-      events: events.filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
-    };
+      events: (await eventsRead).filter((e) => !e.involvedName || e.involvedName === candidate.pod.name || e.involvedKind !== 'Pod'),
+    });
     try {
       const log = await withTimeout(
         (signal) => options.reader.readLog({
@@ -87,10 +90,10 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
         timeoutMs,
         'reading the log',
       );
-      results.push({ candidate, triage: triageText(log, hints, source) });
+      results.push({ candidate, triage: triageText(log, await hints(), source) });
     } catch (err) {
       problem = `could not read the log of ${candidate.pod.name}/${candidate.container.name}: ${describeKubeError(err)}`;
-      results.push({ candidate, triage: triageText('', hints, source) });
+      results.push({ candidate, triage: triageText('', await hints(), source) });
     }
   }
   const chosen = triageSources(results.map((r) => r.triage));
@@ -98,11 +101,32 @@ export async function enrichWorkload(raw: unknown, base: Workload, options: Enri
   const { pod, container, termination, previous } = picked.candidate;
   return {
     workload,
-    events,
+    events: await eventsRead,
     triage: chosen,
     logProblem: problem,
     site: { pod: pod.name, container: container.name, rank: rankLabel(pod), node: pod.node, termination, previous },
   };
+}
+
+/** Pods whose events are read when none has failed (a workload that waits): the first few not running. */
+const WAITING_PODS_READ = 3;
+
+/**
+ * The objects whose events explain a workload: the workload itself, its pods that failed (else,
+ * while it waits, the first pods not running yet) and their PodGroups, named by the pods'
+ * `pod-group-name` annotation or by the PodGroups read (`podGroups`), where the scheduler says
+ * Unschedulable, NotReady or Evict (runai-reference §5). Not all 64 ranks of a job, nor the
+ * namespace: their events repeat each other's, and a busy namespace holds thousands.
+ */
+export function eventSubjects(workload: Workload, podGroups: readonly string[] = []): InvolvedObject[] {
+  const failed = failureCandidates(workload.pods).map((c) => c.pod);
+  const pods = [...new Set(failed.length ? failed : workload.pods.filter((p) => p.phase !== 'Running' && p.phase !== 'Succeeded').slice(0, WAITING_PODS_READ))];
+  const groups = new Set([...workload.pods.flatMap((p) => p.podGroup ?? []), ...podGroups]);
+  return [
+    { kind: workload.kind, name: workload.name, uid: workload.uid },
+    ...pods.map((p) => ({ kind: 'Pod', name: p.name, uid: p.uid })),
+    ...[...groups].map((name) => ({ kind: 'PodGroup', name })),
+  ];
 }
 
 /**

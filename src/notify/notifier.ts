@@ -11,14 +11,14 @@ import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
 import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
-import { normalizeWorkload, type NormalizeOptions } from '../cluster/normalize.js';
+import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
-import { enrichWorkload, type EnrichOptions, type Enriched } from './enrich.js';
+import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { BurstDestination, Outbox } from './outbox.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
@@ -29,9 +29,8 @@ import { ConcurrencyLimiter } from '../lib/limiter.js';
 const ARCHIVE_WAIT_MS = 2000;
 
 /** Enrichment reads from the workload's own cluster (undefined: the one unnamed cluster). */
-export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader' | 'normalize'> {
+export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
   readerFor(cluster: string | undefined): ClusterReader;
-  normalize(namespace: string, cluster: string | undefined): NormalizeOptions;
 }
 
 export interface NotifierOptions {
@@ -99,7 +98,7 @@ export class Notifier implements AlertSink {
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
-    const enriched = await enrichWorkload(alert.raw, alert.workload, this.enrichOptions(alert.workload.cluster));
+    const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
     const saved = archive ? await withDeadline(archive.done, ARCHIVE_WAIT_MS) : undefined;
@@ -154,23 +153,23 @@ export class Notifier implements AlertSink {
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {
-    const { readerFor, normalize, ...rest } = this.options.enrich;
-    return { ...rest, reader: readerFor(cluster), normalize: (namespace) => normalize(namespace, cluster) };
+    const { readerFor, ...rest } = this.options.enrich;
+    return { ...rest, reader: readerFor(cluster) };
   }
 
   private async prepareStuck(alert: OwedAlert): Promise<void> {
     const w = alert.workload;
-    const { reader, normalize } = this.enrichOptions(w.cluster);
+    const { reader, ownerKeys } = this.enrichOptions(w.cluster);
     let workload = w;
     let reasons: ReturnType<typeof schedulingReasons> = [];
     try {
       const [pods, podGroups] = await Promise.all([
-        reader.podsOf(w.namespace, w.name),
+        reader.podsOf(w),
         reader.podGroupsOf(w.namespace, w.name).catch(() => []),
       ]);
-      workload = { ...normalizeWorkload(alert.raw, pods, { ...normalize(w.namespace), cluster: w.cluster }), state: w.state };
-      // One read of the namespace's events covers the workload, its PodGroup and its pods.
-      const events = await reader.eventsFor(w.namespace, [w.name, ...workload.pods.map((p) => p.name)]);
+      workload = withPods(w, pods, { ownerKeys, podGroups });
+      const groups = podGroups.flatMap((g) => objectRef(g).name ?? []);
+      const events = await reader.eventsFor(w.namespace, eventSubjects(workload, groups));
       reasons = schedulingReasons(events, podGroups, workload.pods);
     } catch (err) {
       this.options.log.warn({ key: alert.key, err: describeKubeError(err) }, 'cannot read why the workload waits; warning without reasons');

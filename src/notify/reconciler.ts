@@ -19,20 +19,20 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { workloadId, type LifecycleState, type Transition, type Workload } from '../model.js';
-import { MalformedWorkloadError, minimalCr, normalizeWithOrigin, objectRef, type NormalizeOptions, type WorkloadOrigin } from '../cluster/normalize.js';
+import { MalformedWorkloadError, normalizeWorkload, objectRef, type NormalizeOptions } from '../cluster/normalize.js';
 import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
-import { decideChange, decideDeletion, decideStuck, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
+import { decideChange, decideDeletion, decideStuck, podsCouldDate, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
 export interface OwedAlert {
   key: string;
   kind: 'state' | 'stuck';
+  /** As the reconciler normalised it (without pods: whoever reads them attaches them with withPods). */
   workload: Workload;
-  raw: unknown;
   /** When the workload entered its current state. */
   since: Date;
   transition?: Transition;
@@ -65,17 +65,25 @@ export interface ReconcilerOptions {
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
   maxConcurrentDecisions?: number;
+  /**
+   * When the workload's containers ended, read from its pods (undefined: they do not say). Asked
+   * only by the decisions made a slice at a time (the catch-up after start, a relist, a resync),
+   * for a change the bot did not see happen, and only where the answer can decide the lookback
+   * (podsCouldDate): a live watch event's change is happening now.
+   */
+  finishedAt?(workload: Workload): Promise<string | undefined>;
 }
 
+/** Pod reads for finishedAt at once, within a slice of decisions. */
+const MAX_CONCURRENT_POD_READS = 4;
+
 /**
- * One workload as the cache keeps it: the normalised value and where its fields came from, not
- * the raw object (a busy cluster holds 100,000 of them). Enrichment and commands get a minimal
- * CR rebuilt from these, which normalises with the pods exactly as the raw object did.
+ * One workload as the cache keeps it: the normalised value, not the raw object (a busy cluster
+ * holds 100,000 of them). Enrichment, commands and the archive take this value and attach the
+ * pods they read (cluster/normalize withPods): a CR is normalised once, when it arrives.
  */
 interface Cached {
   workload: Workload;
-  origin: WorkloadOrigin;
-  ownerKeys?: string[];
   /** The kind's plural, for telling which list a workload belongs to. */
   plural: string;
 }
@@ -108,6 +116,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   private readonly slots: ConcurrencyLimiter;
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
   private readonly reconcileQueued = new Set<string>();
+  private readonly podReads = new ConcurrencyLimiter(MAX_CONCURRENT_POD_READS);
 
   constructor(private readonly options: ReconcilerOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
@@ -123,30 +132,6 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   /** Workloads as last seen (read-only snapshots without pods). */
   workloads(): Workload[] {
     return [...this.cache.values()].map((c) => c.workload);
-  }
-
-  /**
-   * The workload of that namespace and name; in `cluster` when given (undefined: the first
-   * found in any cluster; see findAll for a name in several).
-   */
-  find(namespace: string, name: string, cluster?: string): { workload: Workload; raw: unknown } | undefined {
-    for (const c of this.cache.values()) {
-      if (c.workload.namespace === namespace && c.workload.name === name && (cluster === undefined || c.workload.cluster === cluster)) return { workload: c.workload, raw: rawOf(c) };
-    }
-    return undefined;
-  }
-
-  /** Every workload of that namespace and name, one per cluster that has one. */
-  findAll(namespace: string, name: string): Array<{ workload: Workload; raw: unknown }> {
-    const found: Array<{ workload: Workload; raw: unknown }> = [];
-    for (const c of this.cache.values()) if (c.workload.namespace === namespace && c.workload.name === name) found.push({ workload: c.workload, raw: rawOf(c) });
-    return found;
-  }
-
-  /** `id` is workloadId(). */
-  rawOf(id: string): unknown {
-    const cached = this.cache.get(id);
-    return cached && rawOf(cached);
   }
 
   /** The state the cluster shows now, or undefined when the workload is gone; `id` is workloadId(). */
@@ -201,7 +186,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     const { store, now } = this.options;
     const owed = decideStuck(workload, remembered(await store.getWorkload(id)), now(), stuck);
     if (!owed || (await this.told(owed.key))) return;
-    this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, raw: rawOf(cached), since: owed.since });
+    this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, since: owed.since });
   }
 
   /** Queues a decision for one workload after those already queued for it; a failure is logged. */
@@ -230,10 +215,8 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   private upsertIn(cluster: string | undefined, rules: ClusterRules, raw: unknown, kind: WorkloadKindRef): void {
     let workload: Workload;
-    let origin: WorkloadOrigin;
-    const options = { ...rules.normalize(objectRef(raw).namespace ?? ''), cluster };
     try {
-      ({ workload, origin } = normalizeWithOrigin(raw, [], options));
+      workload = normalizeWorkload(raw, { ...rules.normalize(objectRef(raw).namespace ?? ''), cluster });
     } catch (err) {
       if (!(err instanceof MalformedWorkloadError)) throw err;
       this.options.log.warn({ object: err.objectName, reason: err.message }, 'skipping malformed workload');
@@ -242,7 +225,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
     workload = this.interned(workload);
     const id = workloadId(workload);
-    this.cache.set(id, { workload, origin, ownerKeys: options.ownerKeys, plural: this.intern(kind.plural) });
+    this.cache.set(id, { workload, plural: this.intern(kind.plural) });
     if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
     if (!this.isSynced(cluster)) return;
     if (this.batching) this.batching.push(id);
@@ -390,7 +373,7 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     await this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !(await this.told(owed.key))) {
-      this.options.sink.owed({ key: owed.key, kind: 'state', workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
+      this.options.sink.owed({ key: owed.key, kind: 'state', workload, since: owed.since, transition: decision.transition });
     }
   }
 
@@ -402,9 +385,11 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     const { store, now } = this.options;
     const stored = await store.getWorkloads(present.map((c) => workloadId(c.workload)));
     const at = now();
-    const decided = present.map((cached) => ({
-      cached,
-      decision: decideChange(cached.workload, remembered(stored.get(workloadId(cached.workload))), at, { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) }),
+    const decided = await Promise.all(present.map(async (cached) => {
+      const previous = remembered(stored.get(workloadId(cached.workload)));
+      const rules = { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) };
+      const finishedAt = podsCouldDate(cached.workload, previous, at, rules) ? await this.finishedAt(cached.workload) : undefined;
+      return { cached, decision: decideChange(cached.workload, previous, at, rules, finishedAt) };
     }));
     for (const { decision } of decided) if (decision.transition) this.options.onTransition?.(decision.transition);
     const writes = decided.flatMap(({ cached, decision }) => (decision.remember ? [storedOf({ ...cached.workload, state: decision.remember.state }, decision.remember)] : []));
@@ -412,8 +397,20 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     for (const { cached, decision } of decided) {
       const owed = decision.owed;
       if (owed && !(await this.told(owed.key))) {
-        this.options.sink.owed({ key: owed.key, kind: 'state', workload: cached.workload, raw: rawOf(cached), since: owed.since, transition: decision.transition });
+        this.options.sink.owed({ key: owed.key, kind: 'state', workload: cached.workload, since: owed.since, transition: decision.transition });
       }
+    }
+  }
+
+  /** finishedAt from the pods; a read that fails leaves the change dated now (owed, rather than silenced). */
+  private async finishedAt(workload: Workload): Promise<string | undefined> {
+    const read = this.options.finishedAt;
+    if (!read) return undefined;
+    try {
+      return await this.podReads.run(() => read(workload));
+    } catch (err) {
+      this.options.log.warn({ workload: workloadId(workload), err: (err as Error)?.message ?? String(err) }, 'cannot read when the pods ended; the change counts from now');
+      return undefined;
     }
   }
 
@@ -463,7 +460,3 @@ function storedOf(w: Workload, memory: Remembered): StoredWorkload {
   };
 }
 
-/** What enrichment and commands read as the workload's CR: rebuilt, not kept (see Cached). */
-function rawOf(cached: Cached): unknown {
-  return minimalCr(cached.workload, cached.origin, cached.ownerKeys);
-}

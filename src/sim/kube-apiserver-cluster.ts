@@ -38,6 +38,27 @@ export function typeNamed(name: string): ResourceType {
   return type;
 }
 
+/**
+ * The API server's checks of metadata.ownerReferences (apimachinery's ValidateOwnerReferences):
+ * each names its owner's apiVersion, kind, name and uid, and at most one is the controller.
+ * The server stores and serves them as given; it never adds one (controllers do).
+ */
+function validateOwnerReferences(type: ResourceType, obj: KubeObject): void {
+  const refs = obj.metadata?.ownerReferences;
+  if (refs === undefined || refs === null) return;
+  const invalid = (detail: string) => new ApiError(422, `${type.kind} "${obj.metadata.name}" is invalid: ${detail}`, 'Invalid');
+  if (!Array.isArray(refs)) throw invalid('metadata.ownerReferences: Invalid value: not a list');
+  for (const ref of refs as Array<Record<string, unknown>>) {
+    for (const [field, what] of [['apiVersion', 'version'], ['kind', 'kind'], ['name', 'name'], ['uid', 'uid']] as const) {
+      if (typeof ref?.[field] !== 'string' || ref[field] === '') throw invalid(`metadata.ownerReferences.${field}: Invalid value: "": ${what} must not be empty`);
+    }
+  }
+  const controllers = (refs as Array<Record<string, unknown>>).filter((r) => r.controller === true);
+  if (controllers.length > 1) {
+    throw invalid(`metadata.ownerReferences: Invalid value: Only one reference can have Controller set to true. Found "true" in references for ${controllers.map((r) => `${String(r.kind)}/${String(r.name)}`).join(' and ')}`);
+  }
+}
+
 function qualified(type: ResourceType): string {
   return type.group ? `${type.plural}.${type.group}` : type.plural;
 }
@@ -61,6 +82,7 @@ export class Cluster {
   apply(obj: KubeObject): StoredObject {
     const type = typeOfObject(obj);
     if (!obj.metadata?.name) throw new Error(`${obj.kind} without metadata.name cannot be stored`);
+    validateOwnerReferences(type, obj);
     if (type.namespaced) this.ensureNamespace(obj.metadata.namespace ?? 'default');
     if (type === NAMESPACES) {
       obj = { ...obj, status: { phase: 'Active', ...(obj.status as object | undefined) } };
@@ -93,7 +115,9 @@ export class Cluster {
     }
     delete metadata.resourceVersion;
     delete metadata.uid;
+    // Set by the server at creation, whatever the client sent (read-only in ObjectMeta).
     delete metadata.creationTimestamp;
+    validateOwnerReferences(type, { ...body, metadata });
     return this.store.put(type, { ...body, apiVersion: groupVersionOf(type), kind: type.kind, metadata });
   }
 
@@ -113,6 +137,7 @@ export class Cluster {
       ? { ...current.obj, status: body.status }
       : { ...body, apiVersion: groupVersionOf(type), kind: type.kind, metadata: { ...body.metadata, name, namespace: current.obj.metadata.namespace } };
     next.metadata = { ...next.metadata, uid: current.obj.metadata.uid, creationTimestamp: current.obj.metadata.creationTimestamp };
+    validateOwnerReferences(type, next);
     return this.store.put(type, next);
   }
 

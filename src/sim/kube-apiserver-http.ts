@@ -21,6 +21,23 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  /** Response body bytes written so far (a watch keeps counting while it streams). */
+  bytes: number;
+}
+
+/** Counts what a response writes into `recorded.bytes`, so a test can weigh what a read cost. */
+function countBytes(res: ServerResponse, recorded: RecordedRequest): void {
+  const size = (chunk: unknown) => (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0);
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    recorded.bytes += size(chunk);
+    return write(chunk, ...rest);
+  }) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== 'function') recorded.bytes += size(chunk);
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
 }
 
 export interface InjectedFailure {
@@ -166,7 +183,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 async function handleList(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): Promise<void> {
   const labels = parseLabelSelector(query.labelSelector);
-  const fields = parseFieldSelector(query.fieldSelector);
+  const fields = parseFieldSelector(query.fieldSelector, route.type);
   const matches = (obj: KubeObject) => labels(obj) && fields(obj);
   const { store } = ctx.cluster;
   const page = ctx.cluster.paginator.page({
@@ -198,7 +215,7 @@ async function handleList(ctx: ApiContext, route: ResourceRoute, query: Record<s
 function handleWatch(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, req: IncomingMessage, res: ServerResponse): void {
   const labels = parseLabelSelector(query.labelSelector);
   const nameSelector = route.name ? `metadata.name=${route.name}` : '';
-  const fields = parseFieldSelector([query.fieldSelector, nameSelector].filter(Boolean).join(','));
+  const fields = parseFieldSelector([query.fieldSelector, nameSelector].filter(Boolean).join(','), route.type);
   const rv = query.resourceVersion;
   if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: ${rv}`);
   ctx.watches.start({
@@ -309,8 +326,9 @@ function takeInjectedFailure(ctx: ApiContext, recorded: RecordedRequest): Inject
 export async function handleRequest(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sim');
   const query = Object.fromEntries(url.searchParams);
-  const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query };
+  const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query, bytes: 0 };
   ctx.requests.push(recorded);
+  countBytes(res, recorded);
   try {
     const failure = takeInjectedFailure(ctx, recorded);
     if (failure) {

@@ -21,6 +21,19 @@ export interface ResourceType {
   table: TableShape;
   /** Not stored: a POST is answered and forgotten (SelfSubjectAccessReview). */
   virtual?: boolean;
+  /**
+   * Field selector labels beyond metadata.name (and metadata.namespace, when namespaced): the
+   * lists of the Field Selectors page of the Kubernetes documentation. Any other label is 400.
+   */
+  fieldLabels: readonly string[];
+  /** Labels that name another path of the object (an Event's `source` is source.component). */
+  fieldPaths?: Readonly<Record<string, string>>;
+  /**
+   * How an unknown label is refused: `conversion` (kinds with their own field label conversion,
+   * and custom resources: "field label not supported: X"), or `meta` (built-in kinds with none,
+   * such as Ingress or Lease: "\"X\" is not a known field selector: only …").
+   */
+  unknownField: 'conversion' | 'meta';
 }
 
 const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -37,6 +50,8 @@ function row(
     verbs: CRUD,
     subresources: [],
     table: 'default',
+    fieldLabels: [],
+    unknownField: 'conversion',
     ...extra,
   };
 }
@@ -48,9 +63,19 @@ function row(
  * additionalPrinterColumns (whether Run:ai's CRDs declare columns is unconfirmed).
  */
 export const RESOURCE_TYPES: readonly ResourceType[] = [
-  row('', 'v1', 'Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], table: 'namespace' }),
-  row('', 'v1', 'Pod', 'pods', { shortNames: ['po'], subresources: ['log', 'status'], table: 'pod' }),
-  row('', 'v1', 'Event', 'events', { shortNames: ['ev'], table: 'event' }),
+  row('', 'v1', 'Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], table: 'namespace', fieldLabels: ['status.phase'] }),
+  row('', 'v1', 'Pod', 'pods', {
+    shortNames: ['po'], subresources: ['log', 'status'], table: 'pod',
+    fieldLabels: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
+  }),
+  row('', 'v1', 'Event', 'events', {
+    shortNames: ['ev'], table: 'event',
+    fieldLabels: [
+      'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+      'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
+    ],
+    fieldPaths: { source: 'source.component' },
+  }),
   row('run.ai', 'v2alpha1', 'TrainingWorkload', 'trainingworkloads', { shortNames: ['tw'], subresources: ['status'] }),
   row('run.ai', 'v2alpha1', 'InteractiveWorkload', 'interactiveworkloads', { shortNames: ['iw'], subresources: ['status'] }),
   row('run.ai', 'v2alpha1', 'DistributedWorkload', 'distributedworkloads', { shortNames: ['dw'], subresources: ['status'] }),
@@ -58,8 +83,10 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   row('run.ai', 'v1', 'RunaiJob', 'runaijobs', { shortNames: ['rj'], subresources: ['status'] }),
   row('scheduling.run.ai', 'v2alpha2', 'PodGroup', 'podgroups', { shortNames: ['pg'], subresources: ['status'] }),
   row('kubeflow.org', 'v1', 'PyTorchJob', 'pytorchjobs', { subresources: ['status'] }),
+  // What Helm hooks and plain jobs run as: a controller of pods that no Run:ai workload owns.
+  row('batch', 'v1', 'Job', 'jobs', { subresources: ['status'], fieldLabels: ['status.successful'] }),
   // Leader election of the bot's replicas (src/cluster/lease.ts); no short name, as in Kubernetes.
-  row('coordination.k8s.io', 'v1', 'Lease', 'leases', { table: 'lease' }),
+  row('coordination.k8s.io', 'v1', 'Lease', 'leases', { table: 'lease', unknownField: 'meta' }),
   row('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', {
     namespaced: false, verbs: ['create'], virtual: true,
   }),

@@ -1,8 +1,10 @@
 /**
  * Label and field selectors as the API server parses them: `a=b`, `a==b`, `a!=b`, `a`, `!a`,
- * `a in (x,y)`, `a notin (x,y)` for labels; `path=value`, `path!=value` for fields (any dotted
- * path, e.g. `involvedObject.name`, `status.phase`; a missing field reads as "").
+ * `a in (x,y)`, `a notin (x,y)` for labels; `label=value`, `label!=value` for fields, each label
+ * one the kind supports (its ResourceType's fieldLabels; a missing field reads as ""), any other
+ * refused with 400 as the real server does.
  */
+import type { ResourceType } from './kube-apiserver-resources.js';
 import { badRequest } from './kube-apiserver-status.js';
 
 export type ObjectPredicate = (obj: KubeLikeObject) => boolean;
@@ -85,14 +87,26 @@ export function fieldValue(obj: unknown, path: string): string {
 
 const FIELD_REQUIREMENT = /^([A-Za-z0-9_.]+)\s*(==|=|!=)\s*(.*)$/;
 
-function fieldRequirement(text: string): ObjectPredicate {
+/** The path a field label reads, or a 400 when the kind does not support the label. */
+function fieldPath(label: string, type: ResourceType | undefined): string {
+  if (!type) return label;
+  const supported = label === 'metadata.name' || (label === 'metadata.namespace' && type.namespaced) || type.fieldLabels.includes(label);
+  if (supported) return type.fieldPaths?.[label] ?? label;
+  throw badRequest(type.unknownField === 'meta'
+    ? `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`
+    : `field label not supported: ${label}`);
+}
+
+function fieldRequirement(text: string, type: ResourceType | undefined): ObjectPredicate {
   const match = FIELD_REQUIREMENT.exec(text);
   if (!match) throw badRequest(`invalid selector: '${text}'; can't understand '${text}'`);
-  const [, path, op, value] = match;
+  const [, label, op, value] = match;
+  const path = fieldPath(label, type);
   return op === '!=' ? (obj) => fieldValue(obj, path) !== value : (obj) => fieldValue(obj, path) === value;
 }
 
-export function parseFieldSelector(selector: string | undefined): ObjectPredicate {
+/** `type`: the kind listed or watched, whose field labels alone are accepted (undefined: any dotted path, for tests of the parser). */
+export function parseFieldSelector(selector: string | undefined, type?: ResourceType): ObjectPredicate {
   if (!selector) return MATCH_ALL;
-  return allOf(selector.split(',').map((p) => p.trim()).filter(Boolean).map(fieldRequirement));
+  return allOf(selector.split(',').map((p) => p.trim()).filter(Boolean).map((p) => fieldRequirement(p, type)));
 }

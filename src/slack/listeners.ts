@@ -5,7 +5,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ClusterReader } from '../cluster/reader.js';
-import type { NormalizeOptions } from '../cluster/normalize.js';
 import type { OwnerDirectory } from '../notify/owners.js';
 import type { WorkloadReconciler } from '../notify/reconciler.js';
 import type { MaintenanceWindow } from '../maintenance/parse.js';
@@ -15,8 +14,8 @@ import * as actions from './actions.js';
 import * as commands from './commands.js';
 import * as home from './home.js';
 
-/** What the surfaces read of the reconciler: the workloads it knows, and the raw object behind one. */
-export type WorkloadDirectory = Pick<WorkloadReconciler, 'workloads' | 'rawOf'>;
+/** What the surfaces read of the reconciler: the workloads it knows (normalised, without pods). */
+export type WorkloadDirectory = Pick<WorkloadReconciler, 'workloads'>;
 
 export interface ListenerDeps {
   config: Config;
@@ -35,8 +34,6 @@ export interface ListenerDeps {
   owners: OwnerDirectory;
   log: Logger;
   now(): Date;
-  /** How to normalise a workload of `cluster` in `namespace` (that cluster's namespace labels). */
-  normalize(namespace: string, cluster: string | undefined): NormalizeOptions;
   /** The maintenance calendar, when one is configured. */
   maintenance?: { upcoming(now: Date, limit: number): MaintenanceWindow[] };
 }

@@ -6,7 +6,7 @@ import { archiveWorkloadLogs, MANIFEST_FILE, truncationNote, type ArchiveOptions
 import { withDeadline } from '../../src/archive/deadline.js';
 import { logFileName, partialFileName, workloadArchiveDir } from '../../src/archive/paths.js';
 import { createClusterReader, type ClusterReader } from '../../src/cluster/reader.js';
-import { normalizeWorkload } from '../../src/cluster/normalize.js';
+import { normalizeWorkload, withPods } from '../../src/cluster/normalize.js';
 import type { Workload } from '../../src/model.js';
 import { startFakeKube, type FakeKube, type KubeObject } from '../fakes/kube-apiserver.js';
 import { tempDir } from '../helpers/bot.js';
@@ -58,7 +58,8 @@ describe('archiving the logs of a workload', () => {
   async function workload(spec: WorkloadSpec, pods: KubeObject[]): Promise<Workload> {
     const cr = kube.apply(workloadCr(spec));
     for (const p of pods) kube.apply(p);
-    return { ...normalizeWorkload(cr, await reader.podsOf(ns(spec.project), spec.name)), state: 'Failed' };
+    const cached = normalizeWorkload(cr);
+    return { ...withPods(cached, await reader.podsOf(cached)), state: 'Failed' };
   }
 
   const archive = (w: Workload, options: Partial<ArchiveOptions> = {}) =>

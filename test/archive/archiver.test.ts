@@ -49,7 +49,7 @@ describe('the log archiver the notifier calls', () => {
     const cr = kube.apply(workloadCr({ name, project: 'vision', owner: 'alice', phase }));
     kube.apply(pod({ workload: name, project: 'vision', exitCode: 1 }));
     kube.appendLog(ns('vision'), `${name}-0-0`, name, `${name}: CUDA out of memory\n`);
-    return normalizeWorkload(cr, []);
+    return normalizeWorkload(cr);
   }
 
   const logRequests = () => kube.requests.filter((r) => r.path.endsWith('/log')).length;

@@ -49,7 +49,7 @@ describe('the check table', () => {
     expect(scopeRows(undefined, REQUIRED_BOT_SCOPES)).toEqual([fail('Slack scopes', expect.stringContaining('x-oauth-scopes'))]);
   });
 
-  it("asks for list and watch on each discovered workload kind, the pods' logs, events, PodGroups and namespaces", () => {
+  it("asks for list and watch on each discovered workload kind, the pods' logs and owners, events, PodGroups and namespaces", () => {
     const labels = requiredPermissions(['trainingworkloads'], 'run.ai', []).map(permissionLabel);
     expect(labels).toEqual([
       'list trainingworkloads.run.ai',
@@ -58,6 +58,17 @@ describe('the check table', () => {
       'get pods/log',
       'list events',
       'list podgroups.scheduling.run.ai',
+      'get runaijobs.run.ai',
+      'get pytorchjobs.kubeflow.org',
+      'get mpijobs.kubeflow.org',
+      'get tfjobs.kubeflow.org',
+      'get xgboostjobs.kubeflow.org',
+      'get jobs.batch',
+      'get replicasets.apps',
+      'get deployments.apps',
+      'get revisions.serving.knative.dev',
+      'get configurations.serving.knative.dev',
+      'get services.serving.knative.dev',
       'list namespaces',
     ]);
     const scoped = requiredPermissions(['trainingworkloads'], 'run.ai', ['runai-a', 'runai-b']).map(permissionLabel);
@@ -70,6 +81,14 @@ describe('the check table', () => {
     const row = permissionRow(logs, { allowed: false, reason: 'no RBAC policy matched' });
     expect(row.ok).toBe(false);
     expect(row.detail).toContain('denied (no RBAC policy matched)');
+    expect(row.detail).toContain('deploy/base/clusterrole.yaml');
+  });
+
+  it("warns, not fails, when the pods' owners may not be read, and says what the bot does without them", () => {
+    const [runaiJobs] = requiredPermissions([], 'run.ai', []).filter((p) => p.resource === 'runaijobs');
+    const row = permissionRow(runaiJobs, { allowed: false });
+    expect(row).toMatchObject({ ok: true, warn: true });
+    expect(row.detail).toContain('matched by label and creation time');
     expect(row.detail).toContain('deploy/base/clusterrole.yaml');
   });
 

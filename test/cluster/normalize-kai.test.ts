@@ -3,7 +3,7 @@
  * `runai/queue` on namespaces and pods, and the owner on the PodGroup (the scheduler copies the
  * pod's `user` annotation and label onto it).
  */
-import { normalizeWorkload, ownerFromPodGroup, queueFrom } from '../../src/cluster/normalize.js';
+import { normalizeWorkload, ownerFromPodGroup, queueFrom, withPods } from '../../src/cluster/normalize.js';
 
 const cr = (labels: Record<string, string> = {}) => ({
   kind: 'TrainingWorkload', metadata: { name: 'x', namespace: 'runai-team', uid: 'u1', labels }, status: { phase: 'Pending' },
@@ -19,20 +19,22 @@ const podGroup = (labels: Record<string, string>, annotations: Record<string, st
 
 describe('queue labels', () => {
   it('reads the project from a namespace labelled kai.scheduler/queue only', () => {
-    expect(normalizeWorkload(cr(), [], { namespaceLabels: { 'kai.scheduler/queue': 'vision' } }).project).toBe('vision');
+    expect(normalizeWorkload(cr(), { namespaceLabels: { 'kai.scheduler/queue': 'vision' } }).project).toBe('vision');
   });
 
   it("prefers Run:ai's runai/queue when a namespace carries both", () => {
-    expect(normalizeWorkload(cr(), [], { namespaceLabels: { 'kai.scheduler/queue': 'kai-name', 'runai/queue': 'vision' } }).project).toBe('vision');
+    expect(normalizeWorkload(cr(), { namespaceLabels: { 'kai.scheduler/queue': 'kai-name', 'runai/queue': 'vision' } }).project).toBe('vision');
     expect(queueFrom({ 'kai.scheduler/queue': ' kai ', 'runai/queue': '' })).toBe('kai');
     expect(queueFrom(undefined)).toBeUndefined();
   });
 
-  it('falls back to the queue label on the workload or its pods before guessing from the namespace name', () => {
-    expect(normalizeWorkload(cr({ 'kai.scheduler/queue': 'from-cr' }), []).project).toBe('from-cr');
-    expect(normalizeWorkload(cr(), [pod({ 'kai.scheduler/queue': 'from-pod' })]).project).toBe('from-pod');
-    expect(normalizeWorkload(cr(), [pod({ 'runai/queue': 'from-pod', project: 'proj' })]).project).toBe('proj');
-    expect(normalizeWorkload(cr(), []).project).toBe('team');
+  it('falls back to the queue label on the workload before guessing from the namespace name', () => {
+    expect(normalizeWorkload(cr({ 'kai.scheduler/queue': 'from-cr' })).project).toBe('from-cr');
+    expect(normalizeWorkload(cr()).project).toBe('team');
+  });
+
+  it("keeps the project the reconciler decided when pods join (the pods' labels do not move it)", () => {
+    expect(withPods(normalizeWorkload(cr()), [pod({ 'runai/queue': 'from-pod', project: 'proj' })]).project).toBe('team');
   });
 });
 
@@ -45,13 +47,13 @@ describe('owner from the PodGroup', () => {
   });
 
   it('names the owner of a workload whose CR and pods name none', () => {
-    const w = normalizeWorkload(cr(), [], { podGroups: [podGroup({}), podGroup({ user: 'carol' })] });
+    const w = withPods(normalizeWorkload(cr()), [], { podGroups: [podGroup({}), podGroup({ user: 'carol' })] });
     expect(w.owner).toBe('carol');
   });
 
   it('never overrides an owner the workload or its pods name', () => {
-    const w = normalizeWorkload(cr(), [pod({}, { user: 'dana' })], { podGroups: [podGroup({ user: 'carol' })] });
+    const w = withPods(normalizeWorkload(cr()), [pod({}, { user: 'dana' })], { podGroups: [podGroup({ user: 'carol' })] });
     expect(w.owner).toBe('dana');
-    expect(normalizeWorkload(cr(), []).owner).toBeUndefined();
+    expect(normalizeWorkload(cr()).owner).toBeUndefined();
   });
 });

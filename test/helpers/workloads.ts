@@ -60,6 +60,26 @@ export interface PodSpec {
   finishedAt?: string;
   /** Restarted: the failure is in lastState and the log under previous=true. */
   restarted?: boolean;
+  /** The object that controls the pod (its ownerReferences), as stored (with its uid): a RunaiJob, a Job. */
+  controller?: KubeObject;
+}
+
+/** An ownerReferences entry naming `owner` (a stored object, so with its uid) as the controller. */
+export function controlledBy(owner: KubeObject): Array<Record<string, unknown>> {
+  return [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }];
+}
+
+/**
+ * The RunaiJob Run:ai creates under a Training or Interactive workload: the same name, owned by
+ * the workload's CR (`cr` as stored, with its uid; runai-reference §1 and §4).
+ */
+export function runaiJob(cr: KubeObject): KubeObject {
+  return {
+    apiVersion: 'run.ai/v1',
+    kind: 'RunaiJob',
+    metadata: { name: cr.metadata.name, namespace: cr.metadata.namespace, labels: { workloadName: cr.metadata.name }, ownerReferences: controlledBy(cr) },
+    spec: {},
+  } as KubeObject;
 }
 
 export function pod(spec: PodSpec): KubeObject {
@@ -84,6 +104,7 @@ export function pod(spec: PodSpec): KubeObject {
       namespace: ns(spec.project),
       labels,
       annotations: spec.owner ? { user: spec.owner } : {},
+      ...(spec.controller ? { ownerReferences: controlledBy(spec.controller) } : {}),
     },
     spec: { nodeName: spec.node ?? 'gpu-node-01', schedulerName: 'runai-scheduler', containers: [{ name: container, image: 'registry.example.org/ml/train:1.0' }] },
     status: {

@@ -1,6 +1,6 @@
 import type { LifecycleState, Workload } from '../../src/model.js';
 import { alertKey, stuckKey } from '../../src/keys.js';
-import { decideChange, decideDeletion, decideStuck, type Remembered } from '../../src/lifecycle/transitions.js';
+import { decideChange, decideDeletion, decideStuck, podsCouldDate, type Remembered } from '../../src/lifecycle/transitions.js';
 
 const HOUR = 3_600_000;
 const NOW = new Date('2026-07-07T12:00:00Z');
@@ -45,6 +45,32 @@ describe('decideChange', () => {
     }
   });
 
+  // When a change the bot missed began: the cluster's time, where it can be right.
+  // [what, cluster shows, remembered, containers finished at, remembered since, owed]
+  const DAY = 24 * HOUR;
+  const since: Array<[string, Workload, Remembered | undefined, string | undefined, string, boolean]> = [
+    ['remembered Running, now Failed with a 3-day-old condition: remembered as Failed since then, owed to nobody', workload('Failed', { phaseChangedAt: ago(3 * DAY) }), memory('Running', 4 * DAY), undefined, ago(3 * DAY), false],
+    ['remembered Running, now Failed 2 hours ago by its condition: owed since then', workload('Failed', { phaseChangedAt: ago(2 * HOUR) }), memory('Running', 4 * DAY), undefined, ago(2 * HOUR), true],
+    ['no CR time, the containers ended 3 days ago: Failed since then, owed to nobody', workload('Failed'), memory('Running', 4 * DAY), ago(3 * DAY), ago(3 * DAY), false],
+    ["the CR's time wins over the containers'", workload('Failed', { phaseChangedAt: ago(2 * HOUR) }), memory('Running', 4 * DAY), ago(3 * DAY), ago(2 * HOUR), true],
+    ['a CR time in the future is not trusted: from now', workload('Failed', { phaseChangedAt: new Date(NOW.getTime() + HOUR).toISOString() }), memory('Running', 4 * DAY), undefined, NOW.toISOString(), true],
+    ['a CR time before the remembered state began is not trusted: from now', workload('Failed', { phaseChangedAt: ago(3 * DAY) }), memory('Running', HOUR), undefined, NOW.toISOString(), true],
+    ['a container time before the remembered state began is not trusted: from now', workload('Failed'), memory('Running', HOUR), ago(3 * DAY), NOW.toISOString(), true],
+    ['a time that is not one is not trusted: from now', workload('Failed', { phaseChangedAt: 'yesterday' }), memory('Running', 4 * DAY), undefined, NOW.toISOString(), true],
+    ['no time at all: from now', workload('Failed'), memory('Running', 4 * DAY), undefined, NOW.toISOString(), true],
+    ['first sight with a creation time in the future: from now', workload('Failed', { createdAt: new Date(NOW.getTime() + HOUR).toISOString() }), undefined, undefined, NOW.toISOString(), true],
+    ['first sight without a CR time: the containers say when', workload('Failed', { createdAt: ago(5 * DAY) }), undefined, ago(2 * HOUR), ago(2 * HOUR), true],
+  ];
+
+  it.each(since)('%s', (_what, w, previous, finishedAt, stateSince, owed) => {
+    const d = decideChange(w, previous, NOW, RULES, finishedAt);
+    expect(new Date(d.remember!.stateSince).toISOString()).toBe(stateSince);
+    expect(d.remember?.state).toBe('Failed');
+    expect(d.owed !== undefined).toBe(owed);
+    if (d.owed) expect(d.owed.since.toISOString()).toBe(stateSince);
+    if (d.transition) expect(d.transition.at.toISOString()).toBe(stateSince);
+  });
+
   it('keeps the remembered start of a state while it lasts, and restarts it on a transition', () => {
     expect(decideChange(workload('Failed'), memory('Running', HOUR), NOW, RULES).remember?.stateSince).toBe(NOW.toISOString());
     const later = new Date(NOW.getTime() + HOUR);
@@ -56,6 +82,22 @@ describe('decideChange', () => {
     for (const state of ['Pending', 'Initializing', 'Running', 'Deleted'] as const) {
       expect(decideChange(workload(state), memory('Running', HOUR), NOW, RULES).owed).toBeUndefined();
     }
+  });
+});
+
+describe('podsCouldDate', () => {
+  // [what, cluster shows, remembered, read the pods]
+  const rows: Array<[string, Workload, Remembered | undefined, boolean]> = [
+    ['a missed failure remembered Running past the lookback, its CR without a time: read them', workload('Failed'), memory('Running', 30 * HOUR), true],
+    ['remembered Running within the lookback: owed whatever they say, not read', workload('Failed'), memory('Running', HOUR), false],
+    ['the CR gives a time of its own: not read', workload('Failed', { phaseChangedAt: ago(3 * HOUR) }), memory('Running', 30 * HOUR), false],
+    ['the CR gives a time that cannot be right: read them', workload('Failed', { phaseChangedAt: new Date(NOW.getTime() + HOUR).toISOString() }), memory('Running', 30 * HOUR), true],
+    ['the same state as remembered: no change to date', workload('Failed'), memory('Failed', 30 * HOUR), false],
+    ['a change into a state that owes nothing: not read', workload('Running'), memory('Pending', 30 * HOUR), false],
+    ['first sight: the CR and its creation time decide', workload('Failed'), undefined, false],
+  ];
+  it.each(rows)('%s', (_what, w, previous, expected) => {
+    expect(podsCouldDate(w, previous, NOW, RULES)).toBe(expected);
   });
 });
 

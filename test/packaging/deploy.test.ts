@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { RUNAI_GROUP, WORKLOAD_PLURALS } from '../../src/cluster/kinds.js';
+import { OWNER_PLURALS } from '../../src/cluster/ownership.js';
 import { haLease, parseConfig } from '../../src/config.js';
 import { describeWithKubectl } from '../helpers/kubectl.js';
 
@@ -20,14 +21,18 @@ const TOKENS_SECRET = 'runai-slack-bot-tokens';
 
 /**
  * Exactly the calls the bot makes; anything more in the ClusterRole is a finding. Workloads:
- * list + watch (src/cluster/watcher.ts); podgroups, pods, events, namespaces: list, pods/log:
- * get (src/cluster/reader.ts); selfsubjectaccessreviews: create (src/check/probes.ts).
+ * list + watch (src/cluster/watcher.ts); podgroups, pods, events, namespaces: list, the
+ * controllers between a pod and its workload and pods/log: get (src/cluster/reader.ts); selfsubjectaccessreviews: create (src/check/probes.ts).
  */
 const EXPECTED_RULES = [
   // Every kind the watcher may watch, so a cluster serving one of them never answers 403.
   { apiGroups: [RUNAI_GROUP], resources: [...WORKLOAD_PLURALS], verbs: ['list', 'watch'] },
   { apiGroups: ['scheduling.run.ai'], resources: ['podgroups'], verbs: ['list'] },
   { apiGroups: [''], resources: ['pods', 'events', 'namespaces'], verbs: ['list'] },
+  // The owners between a pod and its workload, one rule per API group (src/cluster/reader.ts podsOf).
+  ...[...new Set([...OWNER_PLURALS.values()].map((o) => o.group))].map((group) => ({
+    apiGroups: [group], resources: [...OWNER_PLURALS.values()].filter((o) => o.group === group).map((o) => o.plural), verbs: ['get'],
+  })),
   { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
 ];

@@ -497,12 +497,15 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       kube.allowAll();
     });
 
-    it('records every request with its method, path and query', async () => {
+    it('records every request with its method, path, query and the bytes of its answer', async () => {
       kube.resetRequests();
-      await core.listNamespacedPod({ namespace: 'runai-vision', labelSelector: 'workloadName=train' });
+      const list = await core.listNamespacedPod({ namespace: 'runai-vision', labelSelector: 'workloadName=train' });
       expect(kube.requests).toEqual([
-        { method: 'GET', path: '/api/v1/namespaces/runai-vision/pods', query: { labelSelector: 'workloadName=train' } },
+        { method: 'GET', path: '/api/v1/namespaces/runai-vision/pods', query: { labelSelector: 'workloadName=train' }, bytes: expect.any(Number) },
       ]);
+      // The list as written: the envelope and its items' JSON.
+      const envelope = `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"${list.metadata?.resourceVersion}"},"items":[]}`;
+      expect(kube.requests[0].bytes).toBe(envelope.length + kube.list('Pod', 'runai-vision').filter((p) => p.metadata.labels?.workloadName === 'train').map((p) => JSON.stringify(p)).join(',').length);
     });
 
     it('refuses a wrong bearer token with 401', async () => {

@@ -104,7 +104,7 @@ describe('HTTP mode', () => {
   });
 
   it('answers a signed button click and publishes the Home tab for a signed event', async () => {
-    const value = JSON.stringify({ ns: 'runai-vision', name: 'resnet', uid: world.bot.reconciler.find('runai-vision', 'resnet')!.workload.uid });
+    const value = JSON.stringify({ ns: 'runai-vision', name: 'resnet', uid: world.bot.reconciler.workloads().find((w) => w.namespace === 'runai-vision' && w.name === 'resnet')!.uid });
     const interaction = {
       type: 'block_actions',
       user: { id: ALICE.id, username: 'alice', team_id: 'TSIM' },

@@ -95,15 +95,11 @@ describe('one bot, two clusters: /runai, buttons and the Home tab', () => {
     }
     const directory: WorkloadDirectory = {
       workloads: () => CLUSTERS.flatMap((cluster) => reconcilers[cluster].workloads().map((w): Workload => ({ ...w, cluster }))),
-      rawOf: (id) => {
-        const { cluster, uid } = splitWorkloadId(id);
-        return cluster && uid ? reconcilers[cluster as ClusterName]?.rawOf(uid) : undefined;
-      },
     };
     slackApp = createSlackApp({ config, log });
     const owners = new OwnerDirectory(config.owners, new SlackGateway(slackApp.app.client), store, now);
     registerListeners(slackApp.app, {
-      config, store, owners, log, now, normalize,
+      config, store, owners, log, now,
       reconciler: directory,
       clusterNames: [...CLUSTERS],
       uiUrlFor: (cluster) => `https://${cluster}.runai.example.org`,

@@ -5,8 +5,8 @@
  * same answer.
  */
 import type { WebClient } from '@slack/web-api';
-import { splitWorkloadId, workloadId, type Workload } from '../../model.js';
-import { normalizeWorkload } from '../../cluster/normalize.js';
+import { splitWorkloadId, type Workload } from '../../model.js';
+import { withPods } from '../../cluster/normalize.js';
 import { WorkloadAccess, type AccessReason } from '../../notify/access.js';
 import type { ListenerDeps } from '../listeners.js';
 import { slackMembershipSource } from '../membership.js';
@@ -54,19 +54,19 @@ export function askerFor(deps: ListenerDeps, client: WebClient, userId: string):
 }
 
 export interface Found {
+  /** As the reconciler cached it (no pods: withCurrentPods reads them). */
   workload: Workload;
-  raw: unknown;
   reason: AccessReason;
 }
 
 export type Lookup = { found: Found } | { reply: SlackMessage };
 
-async function visible(asker: Asker, candidates: Array<{ workload: Workload; raw: unknown }>): Promise<Found[]> {
+async function visible(asker: Asker, candidates: Workload[]): Promise<Found[]> {
   const ids = await asker.identities();
   const out: Found[] = [];
-  for (const c of candidates) {
-    const reason = await asker.access.reasonToSee(asker.userId, ids, c.workload);
-    if (reason) out.push({ ...c, reason });
+  for (const workload of candidates) {
+    const reason = await asker.access.reasonToSee(asker.userId, ids, workload);
+    if (reason) out.push({ workload, reason });
   }
   return out;
 }
@@ -78,11 +78,6 @@ function matches(query: WorkloadQuery, w: Workload, clusters: readonly string[])
   return !query.cluster || clusters.length < 2 || w.cluster === query.cluster;
 }
 
-/** The raw object behind a cached workload: the reconciler keys its cache by workloadId(). */
-function withRaw(deps: ListenerDeps, workload: Workload): { workload: Workload; raw: unknown } {
-  return { workload, raw: deps.reconciler.rawOf(workloadId(workload)) };
-}
-
 /**
  * Every workload `query` names, in every cluster, among those the asker may see. Workloads
  * they may not see are left out before anything is said, so "which project?" or "which
@@ -90,7 +85,7 @@ function withRaw(deps: ListenerDeps, workload: Workload): { workload: Workload; 
  */
 export async function findVisibleWorkloads(asker: Asker, query: WorkloadQuery): Promise<Found[]> {
   const { reconciler, clusterNames } = asker.deps;
-  const named = reconciler.workloads().filter((w) => matches(query, w, clusterNames)).map((w) => withRaw(asker.deps, w));
+  const named = reconciler.workloads().filter((w) => matches(query, w, clusterNames));
   return visible(asker, named);
 }
 
@@ -134,18 +129,16 @@ export async function findByRef(asker: Asker, ref: { ns?: string; name?: string;
     ? asker.deps.reconciler
         .workloads()
         .filter((w) => w.namespace === ref.ns && w.name === name && (cluster === undefined || w.cluster === cluster) && (!uid || w.uid === uid))
-        .map((w) => withRaw(asker.deps, w))
     : [];
   const [found] = await visible(asker, candidates);
   return found ? { found } : { reply: refusalMessage(name || 'unknown') };
 }
 
 /** The workload with its pods read now, from its own cluster (the cache holds workloads without pods). */
-export async function withPods(deps: ListenerDeps, found: Found): Promise<Workload> {
+export async function withCurrentPods(deps: ListenerDeps, found: Found): Promise<Workload> {
   const reader = deps.readerFor(found.workload.cluster);
-  const pods = await withTimeout((signal) => reader.podsOf(found.workload.namespace, found.workload.name, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
-  // Project, owner and state stay as the reconciler decided them; the pods come from now.
-  return { ...found.workload, pods: normalizeWorkload(found.raw, pods, deps.normalize(found.workload.namespace, found.workload.cluster)).pods };
+  const pods = await withTimeout((signal) => reader.podsOf(found.workload, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
+  return withPods(found.workload, pods, { ownerKeys: deps.config.owners.keys });
 }
 
 /** Parses a button's value; anything malformed names no workload. */

@@ -9,7 +9,7 @@ import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { logsMessage, noPodsMessage } from '../../messages/replies.js';
 import { withTimeout } from '../../lib/timeout.js';
-import { CLUSTER_TIMEOUT_MS, findVisibleWorkload, withPods, type Asker, type Found } from './context.js';
+import { CLUSTER_TIMEOUT_MS, findVisibleWorkload, withCurrentPods, type Asker, type Found } from './context.js';
 
 /** Enough for `--tail 1000` of long lines; the reply shows ~10k characters of it anyway. */
 const LOG_LIMIT_BYTES = 1024 * 1024;
@@ -39,7 +39,7 @@ export function logTarget(workload: Workload): LogTarget | undefined {
 }
 
 export async function logsOf(deps: ListenerDeps, found: Found, tail: number, capped: boolean): Promise<SlackMessage> {
-  const workload = await withPods(deps, found);
+  const workload = await withCurrentPods(deps, found);
   const target = logTarget(workload);
   if (!target) return noPodsMessage(workload);
   const text = await withTimeout(

@@ -7,7 +7,7 @@ import type { SlackMessage } from '../../messages/blocks.js';
 import { workloadId } from '../../model.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { statusesMessage, statusMessage } from '../../messages/replies.js';
-import { findVisibleWorkloads, pickOne, withPods, type Asker, type Found } from './context.js';
+import { findVisibleWorkloads, pickOne, withCurrentPods, type Asker, type Found } from './context.js';
 
 /** More than this many clusters' answers would not fit one reply's 50 blocks. */
 const STATUSES_SHOWN = 5;
@@ -26,7 +26,7 @@ async function statusOf(asker: Asker, found: Found): Promise<SlackMessage> {
   let workload = found.workload;
   let podProblem: string | undefined;
   try {
-    workload = await withPods(deps, found);
+    workload = await withCurrentPods(deps, found);
   } catch (err) {
     podProblem = describeKubeError(err);
   }

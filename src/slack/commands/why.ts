@@ -29,14 +29,13 @@ export async function whyReply(asker: Asker, query: WorkloadQuery): Promise<Slac
   const { deps } = asker;
   const base = lookup.found.workload;
   const reader = deps.readerFor(base.cluster);
-  const enriched = await enrichWorkload(lookup.found.raw, base, {
+  const enriched = await enrichWorkload(base, {
     reader,
-    normalize: (namespace) => deps.normalize(namespace, base.cluster),
+    ownerKeys: deps.config.owners.keys,
     tailLines: deps.config.alerts.logTailLines,
     timeoutMs: CLUSTER_TIMEOUT_MS,
   });
-  // Who owns it and which project it is in stay as the reconciler decided (namespace labels).
-  const workload = { ...enriched.workload, ...(base.cluster ? { cluster: base.cluster } : {}), project: base.project, owner: base.owner, state: base.state };
+  const workload = enriched.workload;
   const where = enriched.site && [enriched.site.rank, `pod ${enriched.site.pod}`, enriched.site.container && `container ${enriched.site.container}`].filter(Boolean).join(', ');
   const waiting = base.state === 'Pending' || base.state === 'Initializing';
   const podGroups = waiting ? await reader.podGroupsOf(base.namespace, base.name).catch(() => []) : [];
