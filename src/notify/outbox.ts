@@ -27,6 +27,10 @@ import { context, type Block } from '../messages/blocks.js';
 import { escapeMrkdwn } from '../messages/mrkdwn.js';
 import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
+import { AuthHold, rejectsToken } from './auth-hold.js';
+import { RateGate } from './rate-gate.js';
+import { SlackSendError } from './slack-send-error.js';
+import { StoreGuard, type StoreProblem } from './store-guard.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -39,18 +43,8 @@ export interface SlackPoster {
   update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
 }
 
-export class SlackSendError extends Error {
-  constructor(
-    message: string,
-    /** permanent: retrying cannot help (channel_not_found, invalid_blocks, …). */
-    readonly permanent: boolean,
-    readonly retryAfterMs?: number,
-    readonly slackError?: string,
-  ) {
-    super(message);
-    this.name = 'SlackSendError';
-  }
-}
+export { SlackSendError } from './slack-send-error.js';
+export type { StoreProblem } from './store-guard.js';
 
 export interface OutboxOptions {
   store: Pick<LedgerStore, 'ledgerEntry'> &
@@ -78,16 +72,6 @@ export interface OutboxOptions {
   alarm?(line: string): void;
 }
 
-export interface StoreProblem {
-  op: string;
-  /** A write failed (SQLITE_FULL, SQLITE_READONLY, …), not only a read. */
-  write: boolean;
-  message: string;
-  code?: string;
-  at: string;
-  path: string;
-}
-
 /** A destination a burst is keyed by: the person, or the channel plus project (channels never mix projects). */
 export interface BurstDestination {
   key: string;
@@ -95,16 +79,7 @@ export interface BurstDestination {
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
-const MAX_STORE_BACKOFF_MS = 60_000;
 export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
-
-/**
- * Slack rejects the token itself: no message can go until someone fixes the secret, and
- * retrying costs nothing, so the whole queue waits rather than dropping each item as
- * "permanent". missing_scope is not here: it is per method (a lost im:write still lets channel
- * posts through), so it is retried per item with backoff, within the retention.
- */
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive']);
 
 /** A rewrite that cannot be applied: the folded alerts go out on their own instead. */
 const ANCHOR_GONE = 'the first message of the burst was not posted';
@@ -113,21 +88,19 @@ export class Outbox {
   private draining?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
-  private readonly pausedChannels = new Map<string, number>();
-  /** chat.postMessage or chat.update paused for the whole workspace until (ms). */
-  private readonly pausedMethods = new Map<string, number>();
-  /** When each channel was last posted to, for the last second or so. */
-  private readonly lastPosts = new Map<string, number>();
   private stopped = false;
-  /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
-  private readonly unrecorded = new Map<string, { op: string; write: () => Promise<void> }>();
-  private storeProblem?: StoreProblem;
-  private storeFailures = 0;
-  private storeRetryAt = 0;
-  private authHeldUntil = 0;
-  private authProblem?: string;
+  /** Slack's Retry-After, per channel and per method (rate-gate.ts). */
+  private readonly gate: RateGate;
+  /** Store failures backed off, and what Slack accepted but the store did not record (store-guard.ts). */
+  private readonly guard: StoreGuard;
+  /** A rejected token holds the whole queue (auth-hold.ts). */
+  private readonly auth: AuthHold;
 
-  constructor(private readonly options: OutboxOptions) {}
+  constructor(private readonly options: OutboxOptions) {
+    this.gate = new RateGate(options.now);
+    this.guard = new StoreGuard({ location: options.store.location, log: options.log, now: options.now, onStoreError: options.onStoreError });
+    this.auth = new AuthHold({ log: options.log, now: options.now, retryMs: options.authRetryMs, alarm: options.alarm, onHeld: () => options.onError?.('auth') });
+  }
 
   /** Starts the retry timer; `kick()` sends at once whenever something is queued. */
   start(intervalMs = 1000): void {
@@ -169,17 +142,17 @@ export class Outbox {
 
   /** False while a store write has failed and not yet succeeded again (for /readyz). */
   storeHealthy(): boolean {
-    return !this.storeProblem;
+    return this.guard.healthy();
   }
 
   /** The last store failure while it lasts (op, SQLite code, store path). */
   lastStoreError(): StoreProblem | undefined {
-    return this.storeProblem;
+    return this.guard.problem();
   }
 
   /** The Slack error that holds the queue (invalid_auth, token_revoked, …), if any. */
   heldForAuth(): string | undefined {
-    return this.authProblem;
+    return this.auth.problem();
   }
 
   /**
@@ -204,12 +177,12 @@ export class Outbox {
   private async drain(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
-      if (this.stopped || !(await this.recordUnrecorded()) || this.holding()) return;
-      const due = await this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
+      if (this.stopped || !(await this.guard.recordUnrecorded()) || this.auth.holding()) return;
+      const due = await this.guard.call('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
       if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
-        if (this.stopped || !this.storeReady() || this.holding()) return;
+        if (this.stopped || !this.guard.ready() || this.auth.holding()) return;
         if (await this.expired(item)) {
           progressed = true;
           continue;
@@ -217,7 +190,7 @@ export class Outbox {
         try {
           await this.send(item);
           progressed = true;
-          this.tokenWorks();
+          this.auth.works();
         } catch (err) {
           progressed = (await this.failed(item, err)) || progressed;
         }
@@ -225,10 +198,6 @@ export class Outbox {
       if (!progressed) return;
       log.trace('outbox pass done');
     }
-  }
-
-  private holding(): boolean {
-    return this.authHeldUntil > this.options.now().getTime();
   }
 
   private async send(item: OutboxItem): Promise<void> {
@@ -248,13 +217,13 @@ export class Outbox {
         const delivery = await this.options.delivery(userId, item);
         if (delivery.action === 'drop') {
           // Recorded as handled, so it is not decided and queued again.
-          if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
+          if (await this.guard.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
             log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
           }
           return;
         }
         if (delivery.action === 'defer') {
-          await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', 'deliberate'));
+          await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', 'deliberate'));
           return;
         }
         recipient = userId;
@@ -265,14 +234,14 @@ export class Outbox {
         recipient = channel ?? '';
         if (!channel) {
           log.error({ key: item.key, owner }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
-          await this.write('dropOutbox', () => store.dropOutbox(item.id));
+          await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
           this.options.onError?.('permanent');
           return;
         }
         payload = withOwnerNote(payload, owner);
       }
     }
-    const result = await this.withPause(channel, 'chat.postMessage', () => slack.post(channel!, payload));
+    const result = await this.gate.run(channel, 'chat.postMessage', () => slack.post(channel!, payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
     );
@@ -285,7 +254,7 @@ export class Outbox {
   private async rewriteBurst(item: OutboxItem, anchorKey: string): Promise<void> {
     const { store, slack, log } = this.options;
     const now = this.options.now();
-    const read = await this.storeCall('readBurst', async () => ({
+    const read = await this.guard.call('readBurst', async () => ({
       burst: await store.burst(anchorKey),
       anchor: await store.ledgerEntry(anchorKey),
       queued: await store.queuedItem(anchorKey),
@@ -294,13 +263,13 @@ export class Outbox {
     if (!read) return;
     const { burst, anchor, queued, entries } = read;
     if (!burst) {
-      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
       return;
     }
     if (!anchor) {
       if (queued) {
         const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
         return;
       }
       await this.release(anchorKey, 'the first message was refused or dropped');
@@ -326,7 +295,7 @@ export class Outbox {
       const project = destination?.kind === 'channel' ? destination.project : undefined;
       const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
       const payload = project === undefined ? message : withChannelNote(message, project);
-      await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
+      await this.gate.run(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
     await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
@@ -335,7 +304,7 @@ export class Outbox {
 
   /** The folded alerts of a burst whose first message is gone are queued to go out on their own. */
   private async release(anchorKey: string, why: string): Promise<void> {
-    const released = await this.storeCall('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
+    const released = await this.guard.call('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
     if (released?.length) this.options.log.warn({ anchor: anchorKey, released: released.length, why }, `${ANCHOR_GONE}; each folded alert is sent on its own`);
   }
 
@@ -345,50 +314,17 @@ export class Outbox {
     const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
       if (!anchor && (await store.isQueued(anchorKey))) {
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
       } else {
-        await this.write('dropOutbox', () => store.dropOutbox(item.id));
+        await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
         log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
       }
       return;
     }
-    await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
+    await this.gate.run(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
     );
-  }
-
-  /**
-   * Runs a call unless a recent 429 paused its channel or its method. Slack limits
-   * chat.postMessage per channel (about 1/s) and per workspace (a few hundred a minute), and
-   * chat.update by its tier for the whole workspace. So a 429 on an update pauses every update,
-   * and a 429 on a post pauses the channel when it was posted to within the second (its own
-   * limit), else every post (the workspace's). Without that, a burst of hundreds of owners met
-   * the workspace limit with one refused call per queued item on every pass.
-   */
-  private async withPause<T>(channel: string, method: 'chat.postMessage' | 'chat.update', call: () => Promise<T>): Promise<T> {
-    const now = this.options.now().getTime();
-    const until = Math.max(this.pausedChannels.get(channel) ?? 0, this.pausedMethods.get(method) ?? 0);
-    if (until > now) throw new SlackSendError(`${method} is rate limited`, false, until - now, 'ratelimited');
-    try {
-      const value = await call();
-      if (method === 'chat.postMessage') this.postedAt(channel, now);
-      return value;
-    } catch (err) {
-      if (err instanceof SlackSendError && err.retryAfterMs !== undefined) {
-        const channelsOwn = method === 'chat.postMessage' && now - (this.lastPosts.get(channel) ?? -Infinity) < 1000;
-        if (channelsOwn) this.pausedChannels.set(channel, now + err.retryAfterMs);
-        else this.pausedMethods.set(method, now + err.retryAfterMs);
-      }
-      throw err;
-    }
-  }
-
-  /** Remembers a post for a second (whether a 429 in that channel can be the channel's own limit). */
-  private postedAt(channel: string, now: number): void {
-    this.lastPosts.set(channel, now);
-    if (this.lastPosts.size > 1000) for (const [c, at] of this.lastPosts) if (now - at >= 1000) this.lastPosts.delete(c);
-    if (this.pausedChannels.size > 1000) for (const [c, at] of this.pausedChannels) if (at <= now) this.pausedChannels.delete(c);
   }
 
   /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */
@@ -396,13 +332,13 @@ export class Outbox {
     const { store, log } = this.options;
     const e = err instanceof SlackSendError ? err : new SlackSendError((err as Error)?.message ?? String(err), false);
     const now = this.options.now().getTime();
-    if (e.slackError && AUTH_ERRORS.has(e.slackError)) {
-      this.holdForAuth(e.slackError);
+    if (rejectsToken(e.slackError)) {
+      this.auth.hold(e.slackError!);
       return false;
     }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
@@ -415,12 +351,12 @@ export class Outbox {
     if (e.permanent && e.slackError === 'invalid_blocks' && item.payload.blocks) {
       // Never lose the alert over a layout problem: send the text fallback alone.
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the blocks; sending the text fallback only');
-      return await this.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
+      return await this.guard.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
     }
     if (e.permanent) {
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError, err: e.message, attempts: item.attempts + 1 }, 'message dropped');
-      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
       return true;
     }
     this.options.onError?.('transient');
@@ -428,7 +364,7 @@ export class Outbox {
     // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
-    await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
+    await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
     return false;
   }
 
@@ -438,88 +374,20 @@ export class Outbox {
     const age = this.options.now().getTime() - Date.parse(item.createdAt);
     if (!(age > retention)) return false;
     const { store, log } = this.options;
-    const dropped = await this.storeCall('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
+    const dropped = await this.guard.call('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
     if (!dropped) return false;
     this.options.onError?.('expired');
     log.error({ keys: dropped, kind: item.kind, ageMs: age, retentionMs: retention, lastError: item.lastError }, 'owed message dropped: it waited longer than slack.outboxRetention');
     return true;
   }
 
-  private holdForAuth(slackError: string): void {
-    const { log } = this.options;
-    const retryMs = this.options.authRetryMs ?? 60_000;
-    this.authHeldUntil = this.options.now().getTime() + retryMs;
-    this.options.onError?.('auth');
-    if (this.authProblem) return;
-    this.authProblem = slackError;
-    const line = `SLACK_BOT_TOKEN was rejected: ${slackError}. Nothing is dropped; every message waits (up to slack.outboxRetention) and is retried every ${Math.round(retryMs / 1000)} s. Fix: reinstall the app to the workspace (OAuth & Permissions) and update the secret with the new Bot User OAuth Token (xoxb-…).`;
-    log.error({ slackError, retryInMs: retryMs }, line);
-    (this.options.alarm ?? ((text: string) => process.stderr.write(`${text}\n`)))(line);
-  }
-
-  private tokenWorks(): void {
-    if (!this.authProblem) return;
-    this.options.log.info({ was: this.authProblem }, 'Slack accepts the bot token again; sending what was held');
-    this.authProblem = undefined;
-    this.authHeldUntil = 0;
-  }
-
   /**
-   * Records what Slack accepted. If the store refuses, the fact is kept here and written before
-   * anything else is sent, so this process never sends it again.
+   * Records what Slack accepted. If the store refuses, the fact is kept (store-guard.ts) and
+   * written before anything else is sent, so this process never sends it again.
    */
   private async recordAccepted(item: OutboxItem, op: string, write: () => Promise<void>): Promise<void> {
     this.options.onSent?.(item);
-    if (!(await this.write(op, write))) this.unrecorded.set(item.key, { op, write });
-  }
-
-  /** Healthy, or due to probe again with nothing Slack accepted still unwritten. */
-  private storeReady(): boolean {
-    return !this.storeProblem || (!this.unrecorded.size && this.options.now().getTime() >= this.storeRetryAt);
-  }
-
-  /** Writes the facts kept in memory; false while the store still refuses (or is backing off). */
-  private async recordUnrecorded(): Promise<boolean> {
-    if (!this.storeProblem) return true;
-    if (this.options.now().getTime() < this.storeRetryAt) return false;
-    for (const [key, fact] of this.unrecorded) {
-      if (!(await this.write(fact.op, fact.write))) return false;
-      this.unrecorded.delete(key);
-    }
-    // With nothing left to write back, the next store call is the probe.
-    return true;
-  }
-
-  /** A store write; a failure is logged, counted and backed off, never thrown. */
-  private async write(op: string, call: () => Promise<void>): Promise<boolean> {
-    return (await this.storeCall(op, async () => (await call(), true), true)) ?? false;
-  }
-
-  /**
-   * A store call; undefined when it failed (logged, counted, backed off). Only a write that
-   * works ends a store problem: with SQLITE_FULL or SQLITE_READONLY reads still succeed.
-   */
-  private async storeCall<T>(op: string, call: () => Promise<T>, writes = true): Promise<T | undefined> {
-    try {
-      const value = await call();
-      // (A failed write is always followed by another: the item it was about is still due, or its fact is kept here.)
-      if (this.storeProblem && (writes || !this.storeProblem.write) && this.unrecorded.size <= 1) {
-        // (The fact being written back may be the last one kept in memory.)
-        this.options.log.info({ op, store: this.options.store.location, was: this.storeProblem.code }, 'the store accepts writes again');
-        this.storeProblem = undefined;
-        this.storeFailures = 0;
-      }
-      return value;
-    } catch (err) {
-      const e = err as { message?: string; code?: string };
-      this.storeFailures += 1;
-      const wait = Math.min(MAX_STORE_BACKOFF_MS, 500 * 2 ** Math.min(this.storeFailures - 1, 10));
-      this.storeRetryAt = this.options.now().getTime() + wait;
-      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.location };
-      this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.location, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
-      this.options.onStoreError?.(op, err);
-      return undefined;
-    }
+    await this.guard.record(item.key, op, write);
   }
 }
 
