@@ -110,6 +110,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const readerFor = (name: string | undefined) => clusterOf(name).reader;
   /** The reconciler's own handler normalises for the first cluster; each cluster's watcher passes its own rules (forCluster). */
   const normalize = (namespace: string) => clusterOf(undefined).namespaces.normalize(namespace);
+  // With ha.enabled: the Lease the replicas elect a leader on (the sender's identity is its holder's).
+  const lease = haLease(config);
   const outboxLater = new Late<Outbox>('the outbox');
   const leadershipLater = new Late<Leadership>('leadership');
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: one way out for Slack and the feed (the kube API uses each kubeconfig's proxy-url).
@@ -133,6 +135,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
       onError: (kind) => metrics.slackErrors.inc({ kind }),
       onStoreError: (op) => metrics.storeErrors.inc({ op }),
       retentionMs: config.slack.outboxRetention,
+      identity: lease ? leaseIdentity(lease.podName) : undefined,
     }),
   );
   // Paused (queueing only) until Slack accepts the bot token and this replica leads (ops/leadership.ts).
@@ -220,7 +223,6 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     now,
   });
 
-  const lease = haLease(config);
   const leadership = leadershipLater.set(
     new Leadership({
       outbox,
@@ -247,7 +249,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
         identity: leaseIdentity(lease.podName),
         leaseDurationMs: lease.leaseDurationMs,
         log: log.child({ component: 'lease' }),
-        onStartedLeading: () => leadership.lead(),
+        onStartedLeading: (timeLeft) => leadership.lead(timeLeft),
         onStoppedLeading: () => leadership.follow(),
       })
     : undefined;

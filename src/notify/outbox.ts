@@ -17,10 +17,17 @@
  *     before anything else is sent, so the process never sends it again while it lives;
  *   - no error drops an owed message except a permanent refusal of that message, or its age
  *     passing `retentionMs`; a rejected token holds the whole queue instead.
+ * With two replicas (README, "High availability"): each sending turn takes a fencing token, the
+ * store's send epoch (beginSending); the sender claims what it sends under it (claimOutbox, a
+ * claim no longer than the lease time left), checks its lease time left (a monotonic deadline)
+ * before every Slack call, and records every send in a transaction that refuses a stale token. So
+ * a replica cut off or frozen past its Lease sends nothing once another has started its turn, and
+ * at most the one message it had in flight is sent twice.
  */
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { burstDestinationKey, mutedRecipient, parseBurstDestination } from '../keys.js';
-import type { BurstStore, HealthStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget, StoredBurstEntry } from '../store/port.js';
+import { StaleSenderError, type BurstStore, type HealthStore, type LedgerEntry, type LedgerStore, type OutboxItem, type OutboxStore, type OutboxTarget, type StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
@@ -28,7 +35,7 @@ import { escapeMrkdwn } from '../messages/mrkdwn.js';
 import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
 import { AuthHold, rejectsToken } from './auth-hold.js';
-import { RateGate } from './rate-gate.js';
+import { RateGate, type GatedMethod } from './rate-gate.js';
 import { SlackSendError } from './slack-send-error.js';
 import { StoreGuard, type StoreProblem } from './store-guard.js';
 
@@ -48,7 +55,7 @@ export type { StoreProblem } from './store-guard.js';
 
 export interface OutboxOptions {
   store: Pick<LedgerStore, 'ledgerEntry'> &
-    Pick<OutboxStore, 'dueOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
+    Pick<OutboxStore, 'beginSending' | 'claimOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
     Pick<BurstStore, 'burst' | 'burstEntries' | 'completeBurstRewrite' | 'dropBurst' | 'releaseBurst'> &
     Pick<HealthStore, 'location'>;
   slack: SlackPoster;
@@ -70,6 +77,25 @@ export interface OutboxOptions {
   authRetryMs?: number;
   /** Where the one-line operator alarm about a rejected token goes (default: stderr). */
   alarm?(line: string): void;
+  /** Who sends (the Lease identity), written beside the send epoch. Default: host name and pid. */
+  identity?: string;
+  /** The longest a claim on an item lasts (never longer than the lease time left). Default 10 s. */
+  claimMs?: number;
+}
+
+/**
+ * How long this replica may still call Slack as the sender, in ms, by a monotonic clock
+ * (performance.now(): a frozen and woken process sees the time it lost). LeaseElector.timeLeft;
+ * without ha the one replica always may.
+ */
+export type SendPermit = () => number;
+
+/** The permit ran out before a Slack call: this replica may no longer lead; nothing was sent. */
+class PermitLapsed extends Error {
+  constructor() {
+    super('the lease time left to send ran out');
+    this.name = 'PermitLapsed';
+  }
 }
 
 /** A destination a burst is keyed by: the person, or the channel plus project (channels never mix projects). */
@@ -79,6 +105,7 @@ export interface BurstDestination {
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const DEFAULT_CLAIM_MS = 10_000;
 export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
 
 /** A rewrite that cannot be applied: the folded alerts go out on their own instead. */
@@ -89,6 +116,11 @@ export class Outbox {
   private again = false;
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  /** This sender's fencing token (the store's send epoch), taken at its first pass after start(). */
+  private fence?: number;
+  /** Another replica began sending, or the permit lapsed: nothing is sent until start() again. */
+  private superseded = false;
+  private permit: SendPermit = () => Infinity;
   /** Slack's Retry-After, per channel and per method (rate-gate.ts). */
   private readonly gate: RateGate;
   /** Store failures backed off, and what Slack accepted but the store did not record (store-guard.ts). */
@@ -98,13 +130,25 @@ export class Outbox {
 
   constructor(private readonly options: OutboxOptions) {
     this.gate = new RateGate(options.now);
-    this.guard = new StoreGuard({ location: options.store.location, log: options.log, now: options.now, onStoreError: options.onStoreError });
+    this.guard = new StoreGuard({
+      location: options.store.location, log: options.log, now: options.now, onStoreError: options.onStoreError,
+      // A stale fence is an answer (another replica sends), not a store failure.
+      passThrough: (err) => err instanceof StaleSenderError,
+    });
     this.auth = new AuthHold({ log: options.log, now: options.now, retryMs: options.authRetryMs, alarm: options.alarm, onHeld: () => options.onError?.('auth') });
   }
 
-  /** Starts the retry timer; `kick()` sends at once whenever something is queued. */
-  start(intervalMs = 1000): void {
+  /**
+   * Starts sending (a new turn: a new send epoch is taken at the first pass) and the retry timer;
+   * `kick()` sends at once whenever something is queued. `permit` says how long this replica may
+   * still call Slack (the Lease's renew deadline); checked before every call.
+   */
+  start(permit: SendPermit = () => Infinity, intervalMs = 1000): void {
     this.stopped = false;
+    this.superseded = false;
+    this.fence = undefined;
+    this.permit = permit;
+    clearInterval(this.timer);
     this.timer = setInterval(() => this.kick(), intervalMs);
     this.timer.unref();
   }
@@ -175,14 +219,34 @@ export class Outbox {
   }
 
   private async drain(): Promise<void> {
+    try {
+      await this.drainClaimed();
+    } catch (err) {
+      if (!(err instanceof StaleSenderError || err instanceof PermitLapsed)) throw err;
+      this.supersededBy(err);
+    }
+  }
+
+  /** Claims what is due under this sender's fence and sends it, until nothing due is left. */
+  private async drainClaimed(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
-      if (this.stopped || !(await this.guard.recordUnrecorded()) || this.auth.holding()) return;
-      const due = await this.guard.call('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
+      if (this.stopped || this.superseded || !(await this.guard.recordUnrecorded()) || this.auth.holding()) return;
+      if (this.fence === undefined) {
+        const identity = this.options.identity ?? `${hostname()}-${process.pid}`;
+        this.fence = await this.guard.call('beginSending', () => store.beginSending(identity, this.options.now()));
+        if (this.fence === undefined) return;
+        log.info({ epoch: this.fence }, 'sending under a new send epoch');
+      }
+      const fence = this.fence;
+      const now = this.options.now();
+      const claimMs = Math.min(this.options.claimMs ?? DEFAULT_CLAIM_MS, this.permit());
+      if (!(claimMs > 0)) throw new PermitLapsed();
+      const due = await this.guard.call('claimOutbox', () => store.claimOutbox(fence, now, new Date(now.getTime() + claimMs), 50), false);
       if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
-        if (this.stopped || !this.guard.ready() || this.auth.holding()) return;
+        if (this.stopped || this.superseded || !this.guard.ready() || this.auth.holding()) return;
         if (await this.expired(item)) {
           progressed = true;
           continue;
@@ -192,6 +256,7 @@ export class Outbox {
           progressed = true;
           this.auth.works();
         } catch (err) {
+          if (err instanceof StaleSenderError || err instanceof PermitLapsed) throw err;
           progressed = (await this.failed(item, err)) || progressed;
         }
       }
@@ -200,7 +265,26 @@ export class Outbox {
     }
   }
 
+  /**
+   * Another replica sends now (the store refused this fence), or this one's lease time ran out
+   * before a Slack call: stop until leadership starts this sender again. The items it claimed
+   * are left to the store: the new sender's epoch takes them once their claims end.
+   */
+  private supersededBy(err: StaleSenderError | PermitLapsed): void {
+    this.superseded = true;
+    this.fence = undefined;
+    this.options.log.warn({ reason: err.message }, 'this replica stops sending: another replica sends now, or its lease lapsed');
+  }
+
+  /** Every Slack call: only with lease time left (monotonic), and through the 429 gate. */
+  private callSlack<T>(channel: string, method: GatedMethod, call: () => Promise<T>): Promise<T> {
+    if (!(this.permit() > 0)) throw new PermitLapsed();
+    return this.gate.run(channel, method, call);
+  }
+
   private async send(item: OutboxItem): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, owners, log } = this.options;
     let channel: string | undefined;
     let recipient: string;
@@ -217,7 +301,7 @@ export class Outbox {
         const delivery = await this.options.delivery(userId, item);
         if (delivery.action === 'drop') {
           // Recorded as handled, so it is not decided and queued again.
-          if (await this.guard.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
+          if (await this.guard.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }, fence))) {
             log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
           }
           return;
@@ -241,9 +325,9 @@ export class Outbox {
         payload = withOwnerNote(payload, owner);
       }
     }
-    const result = await this.gate.run(channel, 'chat.postMessage', () => slack.post(channel!, payload));
+    const result = await this.callSlack(channel, 'chat.postMessage', () => slack.post(channel!, payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
-      store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
+      store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }, fence),
     );
   }
 
@@ -252,6 +336,8 @@ export class Outbox {
    * told. When the first message was never posted, the folded alerts go out on their own.
    */
   private async rewriteBurst(item: OutboxItem, anchorKey: string): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, log } = this.options;
     const now = this.options.now();
     const read = await this.guard.call('readBurst', async () => ({
@@ -295,10 +381,10 @@ export class Outbox {
       const project = destination?.kind === 'channel' ? destination.project : undefined;
       const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
       const payload = project === undefined ? message : withChannelNote(message, project);
-      await this.gate.run(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
+      await this.callSlack(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
-    await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
+    await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted, fence));
     log.info({ anchor: anchorKey, told: told.length, muted: muted.length }, 'burst grouped for one destination');
   }
 
@@ -310,6 +396,8 @@ export class Outbox {
 
   /** Rewrites a message already sent; waits while the original is still queued (rewrites queued before bursts were stored). */
   private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, log } = this.options;
     const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
@@ -321,9 +409,9 @@ export class Outbox {
       }
       return;
     }
-    await this.gate.run(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
+    await this.callSlack(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
-      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
+      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }, fence),
     );
   }
 

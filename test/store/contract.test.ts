@@ -177,6 +177,58 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.wasSent(item.key)).toBe(true);
     });
 
+    it('claims what is due under the sender\'s fence: a live claim of an earlier turn is skipped until it ends, its own taken again', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      await store.enqueue(owner('wl:b:Failed'), at(1));
+      await store.enqueue(owner('wl:later:Failed'), at(30));
+      const first = await store.beginSending('replica-a', at(0));
+      expect((await store.claimOutbox(first, at(2), at(10), 1)).map((i) => i.key)).toEqual(['wl:a:Failed']);
+      // The same turn takes its unfinished claims again (one drain at a time per sender), in queue order.
+      expect((await store.claimOutbox(first, at(3), at(10))).map((i) => i.key)).toEqual(['wl:a:Failed', 'wl:b:Failed']);
+
+      // Another replica (its own connection) starts a turn: the first one's fence is stale from now on.
+      const other = await backend.open();
+      try {
+        const second = await other.beginSending('replica-b', at(4));
+        expect(second).toBeGreaterThan(first);
+        await expect(store.claimOutbox(first, at(4), at(10))).rejects.toMatchObject({ name: 'StaleSenderError', fence: first, current: second });
+        // What the first turn claimed is not taken while its claims last …
+        expect(await other.claimOutbox(second, at(9), at(20))).toEqual([]);
+        // … and is once they end; nothing due later is claimed early.
+        const taken = await other.claimOutbox(second, at(10), at(20));
+        expect(taken.map((i) => i.key)).toEqual(['wl:a:Failed', 'wl:b:Failed']);
+        expect(await other.outboxDepth()).toBe(3);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('records a send only under the current fence: a stale turn\'s completion writes nothing, the current one\'s lands', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      const stale = await store.beginSending('replica-a', at(0));
+      const [item] = await store.claimOutbox(stale, at(1), at(10));
+      const current = await store.beginSending('replica-b', at(2));
+      const entry = { key: item.key, recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: at(3).toISOString() };
+      await expect(store.completeOutbox(item.id, entry, stale)).rejects.toMatchObject({ name: 'StaleSenderError' });
+      expect(await store.wasSent(item.key)).toBe(false);
+      expect(await store.isQueued(item.key)).toBe(true);
+      await store.completeOutbox(item.id, entry, current);
+      expect(await store.ledgerEntry(item.key)).toMatchObject({ recipient: 'U1', ts: '1.1' });
+      expect(await store.isQueued(item.key)).toBe(false);
+
+      // A burst rewrite likewise: the stale turn's rewrite tells no folded alert.
+      const decide = (open: StoredBurst | undefined): BurstAdmission =>
+        open ? { grouped: true, anchorKey: open.anchorKey, rewriteAt: at(5).getTime() } : { grouped: false, closesAt: at(60).getTime() };
+      await store.admitToBurst('user:U1', owner('wl:anchor:Failed'), { n: 0 }, at(4), decide);
+      await store.admitToBurst('user:U1', owner('wl:folded:Failed'), { n: 1 }, at(4), decide);
+      const rewrite = (await allOutbox(store)).find((i) => i.target.type === 'burst')!;
+      const told = [{ key: 'wl:folded:Failed', recipient: 'U1', channel: 'D1', ts: '2.2', sentAt: at(6).toISOString() }];
+      await expect(store.completeBurstRewrite(rewrite.id, 'wl:anchor:Failed', told, [], stale)).rejects.toMatchObject({ name: 'StaleSenderError' });
+      expect(await store.wasSent('wl:folded:Failed')).toBe(false);
+      await store.completeBurstRewrite(rewrite.id, 'wl:anchor:Failed', told, [], current);
+      expect(await store.wasSent('wl:folded:Failed')).toBe(true);
+    });
+
     it('retries later, counts only failures, expedites only what failed for a passing reason, and drops', async () => {
       for (const key of ['a', 'b', 'c', 'd']) await store.enqueue(owner(key), T0);
       const [a, b, c, d] = await store.dueOutbox(T0);

@@ -87,8 +87,9 @@ export class PostgresBursts {
    * person since the fold) are recorded as handled and leave the burst. The rewrite leaves the
    * queue unless entries folded meanwhile still wait for it. One transaction.
    */
-  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): Promise<void> {
+  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = [], fence?: number): Promise<void> {
     await this.db.tx(async (c) => {
+      await this.outbox.checkFence(fence, c);
       for (const entry of told) {
         await this.ledger.recordSent(entry, c);
         await c.query('UPDATE burst_entries SET told = TRUE WHERE key = $1', [entry.key]);

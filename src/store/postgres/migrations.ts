@@ -100,4 +100,13 @@ export const POSTGRES_MIGRATIONS: string[] = [
   // told rate-limit waits apart by matching the last error's text.
   `ALTER TABLE outbox ADD COLUMN wait TEXT;
    UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
+  // The sender claims what it sends, under a fencing token (see the SQLite migration of the same name).
+  `ALTER TABLE outbox ADD COLUMN claimed_by BIGINT;
+   ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+   CREATE TABLE send_epoch (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     epoch BIGINT NOT NULL,
+     holder TEXT NOT NULL,
+     since TEXT NOT NULL
+   );`,
 ];

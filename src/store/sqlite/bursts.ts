@@ -3,7 +3,7 @@
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
 import { burstRewriteKey, KEY_PREFIX } from '../../keys.js';
-import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { checkFence, OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -80,8 +80,9 @@ export class SqliteBursts {
    * queue unless entries folded meanwhile still wait for it. One transaction, so a crash leaves
    * either the rewrite owed or all of them told.
    */
-  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): void {
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = [], fence?: number): void {
     this.db.transaction(() => {
+      checkFence(fence, fence === undefined ? undefined : this.outbox.sendEpoch());
       for (const entry of told) {
         this.ledger.recordSent(entry);
         this.db.prepare('UPDATE burst_entries SET told = 1 WHERE key = ?').run(entry.key);

@@ -92,4 +92,15 @@ export const SQLITE_MIGRATIONS: string[] = [
   // told rate-limit waits apart by matching the last error's text.
   `ALTER TABLE outbox ADD COLUMN wait TEXT;
    UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
+  // The sender claims what it sends, under a fencing token (port.ts beginSending/claimOutbox):
+  // the store's send epoch, bumped whenever a replica starts sending. A claim names the epoch
+  // that made it and ends at claimed_until.
+  `ALTER TABLE outbox ADD COLUMN claimed_by INTEGER;
+   ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+   CREATE TABLE send_epoch (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     epoch INTEGER NOT NULL,
+     holder TEXT NOT NULL,
+     since TEXT NOT NULL
+   );`,
 ];
