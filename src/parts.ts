@@ -13,7 +13,6 @@ import { NamespaceLabels } from './cluster/namespaces.js';
 import { createClusterReader, type ClusterReader } from './cluster/reader.js';
 import { ClusterWatch } from './cluster/cluster-watch.js';
 import type { WatcherOverrides } from './cluster/watcher.js';
-import { Late } from './lib/late.js';
 import { fetchThrough, proxyDispatcher } from './lib/proxy.js';
 import { withTimeout } from './lib/timeout.js';
 import { containersFinishedAt, withPods } from './cluster/normalize.js';
@@ -28,6 +27,7 @@ import { outboxHooks } from './notify/outbox-hooks.js';
 import { OwnerPrefetcher } from './notify/owner-prefetch.js';
 import { OwnerDirectory } from './notify/owners.js';
 import { WorkloadReconciler } from './notify/reconciler.js';
+import { WorkloadCache } from './notify/workload-cache.js';
 import { stuckCheckDuty } from './notify/stuck-timer.js';
 import { GaugeSampler } from './ops/gauges.js';
 import { readinessChecks, type Check } from './ops/health.js';
@@ -89,10 +89,12 @@ export interface Parts {
 export interface RunState {
   /** Set when stop() begins. */
   stopping: boolean;
+  /** Whether this replica leads now (kept by Leadership's onChange; the archive hook reads it). */
+  leading: boolean;
 }
 
 export function buildParts({ config, log, now, store, kubeConfigs, announce, watcher }: PartsOptions): Parts {
-  const run: RunState = { stopping: false };
+  const run: RunState = { stopping: false, leading: false };
   const metrics = new Metrics({ defaultMetrics: true });
   // Per cluster: its own reader and namespace labels (which stamp its name on every workload).
   const perCluster = config.clusters.map((cluster, index) => {
@@ -110,31 +112,29 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const readerFor = (name: string | undefined) => clusterOf(name).reader;
   /** The reconciler's own handler normalises for the first cluster; each cluster's watcher passes its own rules (forCluster). */
   const normalize = (namespace: string) => clusterOf(undefined).namespaces.normalize(namespace);
-  const outboxLater = new Late<Outbox>('the outbox');
-  const leadershipLater = new Late<Leadership>('leadership');
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY: one way out for Slack and the feed (the kube API uses each kubeconfig's proxy-url).
   const egress = proxyDispatcher(config.secrets.proxy);
-  const slackApp = createSlackApp({ config, log, announce, dispatcher: egress, ...outboxHooks({ outbox: outboxLater, store, now, log, authenticated: () => leadershipLater.get().slackAuthenticated() }) });
+  // The parts built after the Slack app follow its connection by subscribing (connection.whenConnected/whenAuthenticated).
+  const slackApp = createSlackApp({ config, log, announce, dispatcher: egress });
   const gateway = new SlackGateway(slackApp.app.client);
-  const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
-  // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
-  const owners = new OwnerDirectory(config.owners, gateway, store, now, (owner) => prefetchLater.get().stale(owner));
-  const outbox = outboxLater.set(
-    new Outbox({
-      store,
-      slack: gateway,
-      owners,
-      projectChannel: (project) => config.projects[project]?.channel,
-      fallbackChannel: config.slack.fallbackChannel,
-      delivery: (userId, item) => deliveryFor(store, userId, item, now()),
-      log: log.child({ component: 'outbox' }),
-      now,
-      onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
-      onError: (kind) => metrics.slackErrors.inc({ kind }),
-      onStoreError: (op) => metrics.storeErrors.inc({ op }),
-      retentionMs: config.slack.outboxRetention,
-    }),
-  );
+  const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  // What the watch shows now: written by the reconciler, read by the parts that only look.
+  const cache = new WorkloadCache();
+  const outbox = new Outbox({
+    store,
+    slack: gateway,
+    owners,
+    projectChannel: (project) => config.projects[project]?.channel,
+    fallbackChannel: config.slack.fallbackChannel,
+    delivery: (userId, item) => deliveryFor(store, userId, item, now()),
+    log: log.child({ component: 'outbox' }),
+    now,
+    onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
+    onError: (kind) => metrics.slackErrors.inc({ kind }),
+    onStoreError: (op) => metrics.storeErrors.inc({ op }),
+    retentionMs: config.slack.outboxRetention,
+  });
+  slackApp.connection.whenConnected(outboxHooks({ outbox, store, now, log }).onConnected);
   // Paused (queueing only) until Slack accepts the bot token and this replica leads (ops/leadership.ts).
   void outbox.stop();
   const archive = config.archive;
@@ -148,8 +148,6 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
         now,
       })
     : undefined;
-  // The notifier asks what the cluster shows now; the reconciler, which feeds the notifier, knows.
-  const reconcilerLater = new Late<WorkloadReconciler>('the reconciler');
   const notifier = new Notifier({
     store,
     outbox,
@@ -157,46 +155,45 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
     enrich: { readerFor, ownerKeys: config.owners.keys, tailLines: config.alerts.logTailLines },
-    currentState: (id) => reconcilerLater.get().currentState(id),
+    currentState: (id) => cache.currentState(id),
     // Archiving is the leader's: two replicas would read the same logs and write the same file.
-    onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
+    onSettled: archiver ? (workload) => (run.leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
   // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
-  const ownerPrefetch = prefetchLater.set(
-    new OwnerPrefetcher({
-      owners,
-      presentOwners: () => reconcilerLater.get().ownersPresent(),
-      perMinute: config.owners.lookupsPerMinute,
-      log: log.child({ component: 'owners' }),
-      now,
-    }),
-  );
-  const reconciler = reconcilerLater.set(
-    new WorkloadReconciler({
-      store,
-      log: log.child({ component: 'reconciler' }),
-      now,
-      normalize,
-      alertStates: ALERT_STATES,
-      lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
-      // A failure the bot missed while down, whose CR gives no time: its containers say when.
-      finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
-      sink: notifier,
-      // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
-      onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
-      onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
-      onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
-      stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
-    }),
-  );
+  const ownerPrefetch = new OwnerPrefetcher({
+    owners,
+    presentOwners: () => cache.ownersPresent(),
+    perMinute: config.owners.lookupsPerMinute,
+    log: log.child({ component: 'owners' }),
+    now,
+  });
+  // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
+  owners.whenStale((owner) => ownerPrefetch.stale(owner));
+  const reconciler = new WorkloadReconciler({
+    cache,
+    store,
+    log: log.child({ component: 'reconciler' }),
+    now,
+    normalize,
+    alertStates: ALERT_STATES,
+    lookbackMs: config.clusters[0].lookbackHours * 3_600_000,
+    // A failure the bot missed while down, whose CR gives no time: its containers say when.
+    finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
+    sink: notifier,
+    // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
+    onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
+    onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
+    onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
+    stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
+  });
   const maintenance = config.maintenance
     ? new MaintenanceService({
         fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now, ...(egress ? { fetch: fetchThrough(egress) } : {}) }),
         ledger: new StoreMaintenanceLedger(store),
         ...maintenanceDelivery({ store, queued: () => outbox.kick(), owners, now, log: log.child({ component: 'maintenance' }) }),
-        runningWorkloads: () => reconciler.workloads().filter((w) => w.state === 'Running'),
+        runningWorkloads: () => cache.workloads().filter((w) => w.state === 'Running'),
         config: { ...config.maintenance, opsChannel: config.slack.opsChannel },
         now,
         log: log.child({ component: 'maintenance' }),
@@ -213,7 +210,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   });
   const retention = new RetentionPruner({
     store,
-    liveWorkloads: () => reconciler.workloads().map(workloadId),
+    liveWorkloads: () => cache.workloads().map(workloadId),
     keepMs: Math.max(...config.clusters.map((c) => c.lookbackHours * 3_600_000), config.cleanup.after, MIN_LEDGER_KEEP_MS),
     archive: archive ? { dir: archive.dir, retentionMs: archive.retention, maxTotalBytes: archive.maxTotalBytes, busy: () => archiver?.busyPaths() ?? [] } : undefined,
     log: log.child({ component: 'retention' }),
@@ -221,23 +218,26 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   });
 
   const lease = haLease(config);
-  const leadership = leadershipLater.set(
-    new Leadership({
-      outbox,
-      leading: !lease,
-      stopping: () => run.stopping,
-      log: log.child({ component: 'leadership' }),
-      onChange: (leading) => metrics.leader.set(leading ? 1 : 0),
-      duties: [
-        stuckCheckDuty(reconciler),
-        // Lookups spend the workspace's users.lookupByEmail tier: one replica (the leader) does them.
-        { name: 'owner prefetch', start: () => ownerPrefetch.start(), stop: () => ownerPrefetch.stop() },
-        ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
-        { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
-        { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
-      ],
-    }),
-  );
+  const leadership = new Leadership({
+    outbox,
+    leading: !lease,
+    stopping: () => run.stopping,
+    log: log.child({ component: 'leadership' }),
+    onChange: (leading) => {
+      run.leading = leading;
+      metrics.leader.set(leading ? 1 : 0);
+    },
+    duties: [
+      stuckCheckDuty(reconciler),
+      // Lookups spend the workspace's users.lookupByEmail tier: one replica (the leader) does them.
+      { name: 'owner prefetch', start: () => ownerPrefetch.start(), stop: () => ownerPrefetch.stop() },
+      ...(maintenance ? [{ name: 'maintenance', start: () => maintenance.start(), stop: () => maintenance.stop() }] : []),
+      { name: 'cleanup', start: () => cleanup.start(), stop: () => cleanup.stop() },
+      { name: 'retention', start: () => retention.start(), stop: () => retention.stop() },
+    ],
+  });
+  // Slack accepted the token: the outbox may start, if this replica leads and the bot is not stopping.
+  slackApp.connection.whenAuthenticated(() => leadership.slackAuthenticated());
   const elector = lease
     ? new LeaseElector({
         // The Lease lives in ha.cluster, else the first cluster listed.
