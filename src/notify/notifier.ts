@@ -7,17 +7,15 @@
  * does not open a thousand connections to the API server.
  */
 import type { Logger } from 'pino';
-import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
 import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
-import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
-import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { admit, opsSummary, type BurstEntry } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { BurstDestination, Outbox } from './outbox.js';
@@ -34,7 +32,7 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
 }
 
 export interface NotifierOptions {
-  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
+  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow' | 'admitToOpsBurst'>;
   outbox: Outbox;
   enrich: NotifierEnrichOptions;
   log: Logger;
@@ -56,17 +54,9 @@ export interface NotifierOptions {
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly slots: ConcurrencyLimiter;
-  private readonly ops: OpsBurstCounter;
-  private opsPosting: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
-    this.ops = new OpsBurstCounter({
-      windowMs: options.burst.windowMs,
-      threshold: options.burst.opsThreshold ?? 10,
-      now: () => options.now().getTime(),
-      onOpsBurst: (burst) => this.postOpsSummary(burst),
-    });
   }
 
   owed(alert: OwedAlert): void {
@@ -82,7 +72,7 @@ export class Notifier implements AlertSink {
     while (this.inFlight.size) await Promise.all(this.inFlight.values());
   }
 
-  /** Makes pending burst rewrites due now and posts the operators' summary (shutdown, tests). */
+  /** Makes pending burst rewrites and the operators' summary due now (shutdown, tests). */
   async flushBursts(): Promise<void> {
     try {
       await this.options.store.burstRewritesDueNow(this.options.now());
@@ -90,8 +80,6 @@ export class Notifier implements AlertSink {
       // Nothing is lost: the rewrites stay queued for their own time.
       this.options.log.warn({ err: (err as Error).message }, 'cannot make burst rewrites due now');
     }
-    this.ops.flush();
-    await this.opsPosting;
     this.options.outbox.kick();
   }
 
@@ -120,7 +108,7 @@ export class Notifier implements AlertSink {
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
     const entry = burstEntry(alert.key, enriched);
-    this.ops.count(entry);
+    await this.countForOperators(entry);
     const item = { key: alert.key, kind, target: ownerTarget(w), payload: message };
     let destination: BurstDestination | undefined;
     try {
@@ -188,17 +176,21 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  /** The counter calls back synchronously; the summary is queued in the background, one at a time. */
-  private postOpsSummary(burst: OpsBurst): void {
-    const channel = this.options.burst.opsChannel;
-    this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
-    if (!channel) return;
-    const item = { key: opsBurstKey(new Date(burst.openedAt)), kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
-    const now = this.options.now();
-    this.opsPosting = this.opsPosting
-      .then(() => this.options.store.enqueue(item, now))
-      .then(() => this.options.outbox.kick())
-      .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
+  /**
+   * Counts the alert into the stored cluster-wide burst; the operators' summary is queued (or its
+   * text brought up to date) in the same transaction, due when the burst closes. A failure here
+   * costs the summary a line, never the owner's alert.
+   */
+  private async countForOperators(entry: BurstEntry): Promise<void> {
+    const { windowMs, opsChannel: channel, opsThreshold: threshold = 10 } = this.options.burst;
+    try {
+      await this.options.store.admitToOpsBurst(entry.key, entry, this.options.now(), windowMs, (burst) => {
+        if (burst.entries.length === threshold) this.options.log.warn({ count: burst.entries.length, burst: burst.key }, 'burst of workload failures');
+        return opsSummary(burst, { windowMs, threshold, channel });
+      });
+    } catch (err) {
+      this.options.log.error({ key: entry.key, err: (err as Error)?.message ?? String(err) }, 'cannot count the alert into the operators\' burst summary');
+    }
   }
 }
 

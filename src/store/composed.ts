@@ -24,6 +24,7 @@ import type {
   Store,
   StoredBurst,
   StoredBurstEntry,
+  StoredOpsBurst,
   StoredWorkload,
   WorkloadStore,
 } from './port.js';
@@ -126,6 +127,9 @@ export abstract class ComposedStore implements Store {
   }
   async releaseBurst(anchorKey: string, now: Date): Promise<string[]> {
     return this.parts.bursts.releaseBurst(anchorKey, now);
+  }
+  async admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void> {
+    return this.parts.bursts.admitToOpsBurst(entryKey, entry, now, windowMs, compose);
   }
   async burstRewritesDueNow(now: Date): Promise<void> {
     return this.parts.bursts.burstRewritesDueNow(now);

@@ -124,6 +124,16 @@ export interface StoredBurst {
   closesAt: string;
 }
 
+/** A cluster-wide burst of alerts for the operators' summary, as stored. */
+export interface StoredOpsBurst {
+  /** opsBurstKey(openedAt): the summary's outbox and ledger key. */
+  key: string;
+  openedAt: string;
+  closesAt: string;
+  /** The alerts counted into it, in the order first counted. */
+  entries: unknown[];
+}
+
 /** What admitToBurst's `decide` answers for the open burst it read (notify/burst.ts `admit`). */
 export type BurstAdmission =
   | { grouped: false; closesAt: number }
@@ -235,8 +245,16 @@ export interface BurstStore {
   dropBurst(anchorKey: string): Promise<string[]>;
   /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
   releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
-  /** Makes every burst rewrite due now (shutdown, tests). */
+  /** Makes every burst rewrite and operators' summary due now (shutdown, tests). */
   burstRewritesDueNow(now: Date): Promise<void>;
+  /**
+   * Counts an alert into the cluster-wide burst open at `now` (opening one for `windowMs` when
+   * none is), once per `entryKey` however many replicas count it; then asks `compose` (pure) for
+   * the operators' summary of the burst as it now stands, and queues it (due when the burst
+   * closes) or replaces the queued one's text. One transaction, serialised across replicas, so a
+   * burst has one summary. Nothing is queued for a summary already sent.
+   */
+  admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void>;
 }
 
 /** What the bot last saw of each workload (its lifecycle memory). */

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredWorkload } from '../../src/store/port.js';
+import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredOpsBurst, StoredWorkload } from '../../src/store/port.js';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
@@ -227,6 +227,35 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.wasSent('wl:folded:Failed')).toBe(false);
       await store.completeBurstRewrite(rewrite.id, 'wl:anchor:Failed', told, [], current);
       expect(await store.wasSent('wl:folded:Failed')).toBe(true);
+    });
+
+    it('counts each alert once into the stored operators\' burst however many replicas count it, and queues one summary for it', async () => {
+      const compose = (b: StoredOpsBurst) => (b.entries.length >= 2 ? { key: b.key, kind: 'ops-burst', target: { type: 'channel' as const, channel: 'C0OPS' }, payload: { text: `${b.entries.length} failed` } } : undefined);
+      const other = await backend.open();
+      try {
+        // Two replicas see the same three failures, at slightly different times, concurrently (the first opens the burst).
+        await store.admitToOpsBurst('wl:1:Failed', { key: 'wl:1:Failed' }, at(0), 30_000, compose);
+        await Promise.all(['wl:1:Failed', 'wl:2:Failed', 'wl:3:Failed'].flatMap((key, i) => [
+          store.admitToOpsBurst(key, { key }, at(i), 30_000, compose),
+          other.admitToOpsBurst(key, { key }, at(i + 0.5), 30_000, compose),
+        ]));
+      } finally {
+        await other.close();
+      }
+      const summaries = (await allOutbox(store)).filter((i) => i.kind === 'ops-burst');
+      expect(summaries).toHaveLength(1);
+      expect(summaries[0]).toMatchObject({ key: 'ops-burst:' + at(0).toISOString(), payload: { text: '3 failed' }, target: { type: 'channel', channel: 'C0OPS' } });
+      // Due when the burst closes, a window after it opened (burstRewritesDueNow hurries it).
+      expect(await store.dueOutbox(at(29))).toEqual([]);
+      expect((await store.dueOutbox(at(30))).map((i) => i.key)).toEqual([summaries[0].key]);
+
+      // Once sent, a late count changes nothing; after the window a new burst starts.
+      await store.completeOutbox(summaries[0].id, { key: summaries[0].key, recipient: 'C0OPS', sentAt: at(30).toISOString() });
+      await store.admitToOpsBurst('wl:4:Failed', { key: 'wl:4:Failed' }, at(20), 30_000, compose);
+      expect(await store.outboxDepth()).toBe(0);
+      await store.admitToOpsBurst('wl:5:Failed', { key: 'wl:5:Failed' }, at(31), 30_000, compose);
+      await store.admitToOpsBurst('wl:6:Failed', { key: 'wl:6:Failed' }, at(32), 30_000, compose);
+      expect((await allOutbox(store)).map((i) => [i.key, i.payload.text])).toEqual([['ops-burst:' + at(31).toISOString(), '2 failed']]);
     });
 
     it('retries later, counts only failures, expedites only what failed for a passing reason, and drops', async () => {

@@ -109,4 +109,18 @@ export const POSTGRES_MIGRATIONS: string[] = [
      holder TEXT NOT NULL,
      since TEXT NOT NULL
    );`,
+  // One operators' summary per burst (see the SQLite migration of the same name).
+  `CREATE TABLE ops_bursts (
+     key TEXT PRIMARY KEY,
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX ops_bursts_closes ON ops_bursts (closes_at);
+   CREATE TABLE ops_burst_entries (
+     burst_key TEXT NOT NULL REFERENCES ops_bursts(key) ON DELETE CASCADE,
+     key TEXT NOT NULL,
+     entry_json TEXT NOT NULL,
+     added_at TEXT NOT NULL,
+     PRIMARY KEY (burst_key, key)
+   );`,
 ];

@@ -103,4 +103,19 @@ export const SQLITE_MIGRATIONS: string[] = [
      holder TEXT NOT NULL,
      since TEXT NOT NULL
    );`,
+  // One operators' summary per burst with several replicas: the burst and the alerts in it are
+  // stored (port.ts admitToOpsBurst), and the summary is an outbox item like any message.
+  `CREATE TABLE ops_bursts (
+     key TEXT PRIMARY KEY,
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX ops_bursts_closes ON ops_bursts(closes_at);
+   CREATE TABLE ops_burst_entries (
+     burst_key TEXT NOT NULL REFERENCES ops_bursts(key) ON DELETE CASCADE,
+     key TEXT NOT NULL,
+     entry_json TEXT NOT NULL,
+     added_at TEXT NOT NULL,
+     PRIMARY KEY (burst_key, key)
+   );`,
 ];
