@@ -20,6 +20,7 @@ export function refusalMessage(name: string): SlackMessage {
 
 export const USAGE_LINES: ReadonlyArray<[string, string]> = [
   ['/runai list', 'my workloads, grouped by state, newest first'],
+  ['/runai list [-p PROJECT] [--cluster C] [--state failed|pending|running]', 'every workload I may see (mine, my projects\', or all for admins) that matches'],
   ['/runai status NAME [-p PROJECT]', 'state, what it means, what to do next, pods and times'],
   ['/runai logs NAME [-p PROJECT] [--tail N]', `the last N log lines (default 50, at most 1000), secrets redacted`],
   ['/runai why NAME [-p PROJECT]', 'the first relevant error and advice, or why a Pending workload waits'],
@@ -122,6 +123,39 @@ export function listMessage(workloads: Workload[], now: Date): SlackMessage {
   }
   const text = `Your ${workloads.length} workload${workloads.length === 1 ? '' : 's'}, by state.`;
   return { text, blocks: [section(`*${text}*`), ...groupedWorkloadBlocks(workloads, now, 15), context('`/runai status NAME` for details, `/runai logs NAME` for logs.')] };
+}
+
+/** What a `/runai list` filter named (slack/parse-command.ts's ListFilter, by shape: messages import no adapter). */
+export interface ListFilterView {
+  project?: string;
+  cluster?: string;
+  state?: string;
+}
+
+/** "failed workloads in project `vision` on cluster *gpu-east*": the filter in words, escaped. */
+export function filterWords(filter: ListFilterView, count = 2): string {
+  const parts = [`${filter.state ? `${filter.state} ` : ''}workload${count === 1 ? '' : 's'}`];
+  if (filter.project) parts.push(`in project ${forInlineCode(filter.project, 60)}`);
+  if (filter.cluster) parts.push(`on cluster *${forMrkdwn(filter.cluster, 63)}*`);
+  return parts.join(' ');
+}
+
+/** `/runai list` with a filter: what the asker may see of it, by state, or plainly none. */
+export function filteredListMessage(workloads: Workload[], filter: ListFilterView, now: Date): SlackMessage {
+  const what = filterWords(filter, workloads.length);
+  if (!workloads.length) {
+    const text = `There are no ${what} that you may see.`;
+    return { text, blocks: [section(text)] };
+  }
+  const text = `${workloads.length} ${what} that you may see, by state.`;
+  return {
+    text,
+    blocks: [
+      section(`*${text}*`),
+      ...groupedWorkloadBlocks(workloads, now, 15),
+      context('You see your own workloads, those of your projects, and, as an admin, all. `/runai status NAME -p PROJECT` for details.'),
+    ],
+  };
 }
 
 function podLine(pod: PodInfo): string {
