@@ -10,6 +10,9 @@ import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
 import { describeTermination, runaiUiLink, STATE_ICON, verdictSection } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
+import type { CheckpointReading } from '../recovery/checkpoint.js';
+import type { LogFinding } from '../recovery/log-advice.js';
+import { checkpointNote, logFindingsSection } from './status-notes.js';
 import { clusterCode, clusterField, clusterNote, nameCode, onCluster, qualifiedName } from './cluster.js';
 
 /** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
@@ -179,9 +182,13 @@ export interface StatusView {
   uiUrl?: string;
   /** Why the pods could not be read, when they could not. */
   podProblem?: string;
+  /** A Running workload's last checkpoint, as its log's tail names it. */
+  checkpoint?: CheckpointReading;
+  /** What its command gets wrong about keeping its log (recovery/log-advice.ts). */
+  logFindings?: readonly LogFinding[];
 }
 
-export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem }: StatusView): SlackMessage {
+export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem, checkpoint, logFindings = [] }: StatusView): SlackMessage {
   const guide = GUIDE[w.state];
   const blocks: Block[] = [
     header(`${qualifiedName(w)}: ${w.state}`),
@@ -203,6 +210,9 @@ export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem 
   const pods = w.pods.slice(0, 20).map(podLine);
   if (w.pods.length > 20) pods.push(`… and ${w.pods.length - 20} more pods`);
   blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${forMrkdwn(podProblem)})` : 'none right now'}`));
+  if (checkpoint) blocks.push(section(`:floppy_disk: *Checkpoint:* ${checkpointNote(checkpoint, now)}.`));
+  const findings = logFindingsSection(logFindings);
+  if (findings) blocks.push(section(findings));
   const link = runaiUiLink(uiUrl, w);
   if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
   return { text: forMrkdwn(`${w.name} (project ${w.project}${clusterNote(w)}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
@@ -287,9 +297,11 @@ export interface WhyView {
   /** The same (and the PodGroup's conditions, the kubelet's reasons) in plain words. */
   plainReasons?: Array<{ plain: string }>;
   logProblem?: string;
+  /** What its command gets wrong about keeping its log (recovery/log-advice.ts). */
+  logFindings?: readonly LogFinding[];
 }
 
-export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem }: WhyView): SlackMessage {
+export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem, logFindings = [] }: WhyView): SlackMessage {
   const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${forMrkdwn(w.name)}*${onCluster(w)} is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
   let summary: string;
   if (w.state === 'Pending' || w.state === 'Initializing') {
@@ -311,6 +323,8 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
   }
   if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') blocks.push(verdictSection(triage));
   if (logProblem) blocks.push(context(`Logs: ${forMrkdwn(logProblem)}`));
+  const findings = logFindingsSection(logFindings);
+  if (findings) blocks.push(section(findings));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
   return { text: forMrkdwn(truncate(`${qualifiedName(w)} is ${w.state}: ${summary}`, 3000)), blocks };
 }
