@@ -15,6 +15,8 @@ import { withTimeout } from '../lib/timeout.js';
 
 export interface Enriched {
   workload: Workload;
+  /** The pods as the cluster gave them (what the normalised ones leave out: env names, volumes); empty when they could not be read. */
+  rawPods: unknown[];
   site?: FailureSite;
   triage?: TriageResult;
   events: KubeEvent[];
@@ -45,9 +47,11 @@ interface Candidate {
 export async function enrichWorkload(base: Workload, options: EnrichOptions): Promise<Enriched> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let workload = base;
+  let rawPods: unknown[] = [];
   let problem: string | undefined;
   try {
     const pods = await withTimeout((signal) => options.reader.podsOf(base, signal), timeoutMs, 'listing pods');
+    rawPods = pods;
     workload = withPods(base, pods, { ownerKeys: options.ownerKeys });
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
@@ -65,7 +69,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
     const events = await eventsRead;
     if (!problem && base.state === 'Failed') problem = workload.pods.length ? 'no container reported a failure' : 'the workload has no pods left to read logs from';
     const triage = base.state === 'Failed' ? triageText('', { events }) : undefined;
-    return { workload, events, triage, logProblem: problem };
+    return { workload, rawPods, events, triage, logProblem: problem };
   }
 
   const results: Array<{ candidate: Candidate; triage: TriageResult }> = [];
@@ -101,6 +105,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   const { pod, container, termination, previous } = picked.candidate;
   return {
     workload,
+    rawPods,
     events: await eventsRead,
     triage: chosen,
     logProblem: problem,
