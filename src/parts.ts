@@ -21,6 +21,7 @@ import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
 import { maintenanceDelivery } from './notify/maintenance-delivery.js';
+import { LogTips } from './notify/log-tips.js';
 import { deliveryFor } from './notify/mutes.js';
 import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
@@ -70,6 +71,7 @@ export interface Parts {
   ownerPrefetch: OwnerPrefetcher;
   archiver?: LogArchiver;
   notifier: Notifier;
+  logTips: LogTips;
   reconciler: WorkloadReconciler;
   maintenance?: MaintenanceService;
   cleanup: CleanupNudger;
@@ -163,6 +165,17 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
   });
+  const logTips = new LogTips({
+    store,
+    // Checked before queueing too: a tip the person would not get must not use up their week.
+    deliverable: async (item) => {
+      const userId = item.target.type === 'owner' ? await owners.slackUserFor(item.target.owner) : undefined;
+      return !!userId && (await deliveryFor(store, userId, { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item }, now())).action !== 'drop';
+    },
+    queued: () => outbox.kick(),
+    log: log.child({ component: 'tips' }),
+    now,
+  });
   // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
   const ownerPrefetch = prefetchLater.set(
     new OwnerPrefetcher({
@@ -188,6 +201,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
       onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
       onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
+      onStarted: (workload, raw) => logTips.started(workload, raw),
       stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
     }),
   );
@@ -303,7 +317,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     },
     log,
   );
-  return { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run };
+  return { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, logTips, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run };
 }
 
 function workloadsPerCluster(reconciler: WorkloadReconciler, clusters: ClusterWatch[]): Array<[string | undefined, number]> {

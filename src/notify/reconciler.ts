@@ -61,6 +61,12 @@ export interface ReconcilerOptions {
    * decision): its owner can be resolved to a Slack user before anything fails. Must be cheap.
    */
   onOwnerSeen?(owner: string): void;
+  /**
+   * A workload of a synced cluster was seen to start running (the watch showed it Running, the
+   * cache did not): `raw` is its object as delivered, for a look at its command that costs no
+   * API call. Not asked for the first list after a start: those were running before. Must be cheap.
+   */
+  onStarted?(workload: Workload, raw: unknown): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
@@ -225,9 +231,11 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     }
     workload = this.interned(workload);
     const id = workloadId(workload);
+    const before = this.cache.get(id)?.workload.state;
     this.cache.set(id, { workload, plural: this.intern(kind.plural) });
     if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
     if (!this.isSynced(cluster)) return;
+    if (workload.state === 'Running' && before !== 'Running') this.options.onStarted?.(workload, raw);
     if (this.batching) this.batching.push(id);
     else this.queueReconcile(id);
   }
