@@ -164,6 +164,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
+    maskedFailures: config.alerts.maskedFailures,
   });
   const logTips = new LogTips({
     store,
