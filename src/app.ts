@@ -3,12 +3,11 @@
  * reverse. No logic lives here; each loop and decision is in its module.
  */
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
 import { adoptSingleClusterStore, loadClusterKubeConfigs, loadKubeConfig, openStore } from './ops/open.js';
-import { listenError, StartupError } from './ops/startup.js';
+import { StartupError } from './ops/startup.js';
 import { buildParts } from './parts.js';
-import type { SlackApp } from './slack/app.js';
+import { delay, startClusters, startSlack } from './parts/start.js';
 import type { Bot, BotOptions } from './bot.js';
 
 export { loadKubeConfig, StartupError };
@@ -40,18 +39,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     throw err;
   });
 
-  // Each cluster discovers, lists and syncs on its own (retrying while it cannot be reached).
-  // Start waits for all of them, but once one has synced, no longer than clusterStartWaitMs for the rest.
-  const syncing = clusters.map((cluster) =>
-    cluster.start().catch((err: unknown) => log.error({ cluster: cluster.name, err: (err as Error).message }, 'watching the cluster failed')),
-  );
-  await Promise.race([
-    Promise.all(syncing),
-    Promise.any(syncing.map((s, i) => s.then(() => (clusters[i].synced ? undefined : Promise.reject(new Error('not synced')))))).then(
-      () => delay(options.clusterStartWaitMs ?? 10_000),
-      () => new Promise<void>(() => undefined), // none synced: wait for all (today's single-cluster rule)
-    ),
-  ]);
+  // Once one cluster has synced, no longer than clusterStartWaitMs for the rest (parts/start.ts).
+  await startClusters(clusters, options.clusterStartWaitMs ?? 10_000, log);
   // The schedules and the outbox's sending are the leader's (ops/leadership.ts); without ha the one replica leads.
   if (elector) await elector.start();
   else leadership.lead();
@@ -113,17 +102,4 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         log.info('runai-slack-bot stopped');
       })()),
   };
-}
-
-/** HTTP mode: the port of /slack/events, once it listens. Socket Mode: undefined. */
-async function startSlack(slackApp: SlackApp, config: Config): Promise<number | undefined> {
-  if (config.slack.mode !== 'http') return void (await slackApp.start());
-  const server = await slackApp.start(config.slack.port).catch((err: unknown) => {
-    throw listenError(err, 'slack.port', config.slack.port);
-  });
-  return (server!.address() as AddressInfo).port;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
