@@ -10,6 +10,7 @@ import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
+import { HOSTILE_LINE, SECRETS, slackProblem, strings } from '../text/corpus.js';
 import { ns, workloadCr } from '../helpers/workloads.js';
 
 /** The guide's shape done wrong: tee without pipefail, into the container's own filesystem. */
@@ -97,6 +98,21 @@ describe('log-saving tips', () => {
     const [tip] = tips(slack, ALICE.id);
     expect(tip).toContain('A tip for the log of unmuted');
     expect(tip).toContain('PYTHONUNBUFFERED');
+  });
+
+  it('shows a hostile command inert: no token from the command line, no live mention or link, in the DM Slack accepted', async () => {
+    bot = await sims.startBot(config, { now: () => clock });
+    const secrets = SECRETS.filter((x) => !x.text.includes('\n') && !/['"`|;&$\\]/.test(x.text)).map((x) => x.text).join(' ');
+    const markup = HOSTILE_LINE.replace(/[`'"|;&$\\]/g, '');
+    await start('hostile', `bash -c "python -u train.py ${secrets} ${markup} 2>&1 | tee -a /data/logs/train.log"`);
+    const sent = slack.messagesTo(ALICE.id);
+    expect(sent).toHaveLength(1);
+    const text = JSON.stringify(sent[0].body);
+    expect(text).toContain('set -o pipefail');
+    // The command is quoted (so the corpus reached the DM), redacted and escaped.
+    expect(text).toContain('python -u train.py --hf-token');
+    const problems = strings(sent[0].body).map(([path, value]) => [path, slackProblem(value, path.endsWith('.plain'))]).filter(([, problem]) => problem);
+    expect(problems).toEqual([]);
   });
 
   it('says nothing about workloads already running when it starts: they were running before', async () => {
