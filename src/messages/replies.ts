@@ -31,7 +31,7 @@ export const USAGE_LINES: ReadonlyArray<[string, string]> = [
   ['/runai mute NAME [-p PROJECT] [for 2h]', 'no more messages about this workload (for a while, or until unmuted)'],
   ['/runai mute project PROJECT [for 1d]', 'no more messages about a project'],
   ['/runai unmute NAME | project PROJECT', 'undo a mute'],
-  ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
+  ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings tips on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
 ];
 
 /** Shown only when the bot watches several clusters: how to name one. */
@@ -362,13 +362,14 @@ export function settingsMessage(settings: UserSettings, mutes: { scope: string; 
     '• Failed and Stopped workloads: *always* (that is what I am for)',
     `• Completed workloads: *${settings.completed ? 'on' : 'off'}* (\`settings completed on|off\`)`,
     `• Pending and Initializing warnings: *${settings.pending ? 'on' : 'off'}* (\`settings pending on|off\`)`,
+    `• Log-saving tips, at most one a week per kind: *${settings.tips ? 'on' : 'off'}* (\`settings tips on|off\`)`,
     `• Quiet hours: *${quiet}* (\`settings quiet 22:00-07:00 [TZ]\`, \`settings quiet off\`); messages wait until they end`,
   ];
   const blocks: Block[] = [];
   if (changed) blocks.push(section(`:white_check_mark: ${changed}`));
   blocks.push(section(`*What I tell you*\n${lines.join('\n')}`));
   blocks.push(section(`*Mutes*\n${mutesText(mutes, now)}`));
-  return { text: `${changed ? `${changed} ` : ''}Completed: ${settings.completed ? 'on' : 'off'}, Pending: ${settings.pending ? 'on' : 'off'}, quiet hours: ${quiet}.`, blocks };
+  return { text: `${changed ? `${changed} ` : ''}Completed: ${settings.completed ? 'on' : 'off'}, Pending: ${settings.pending ? 'on' : 'off'}, tips: ${settings.tips ? 'on' : 'off'}, quiet hours: ${quiet}.`, blocks };
 }
 
 export function mutesText(mutes: { scope: string; until?: string }[], now: Date): string {

@@ -22,7 +22,7 @@ export interface WorkloadQuery {
 export type MuteTarget = { type: 'workload'; query: WorkloadQuery } | { type: 'project'; project: string };
 
 export type SettingsChange =
-  | { key: 'completed' | 'pending'; on: boolean }
+  | { key: 'completed' | 'pending' | 'tips'; on: boolean }
   | { key: 'quiet'; from: string; to: string; timezone?: string }
   | { key: 'quiet off' };
 
@@ -271,12 +271,12 @@ function durationMs(text: string): number | undefined {
 function parseSettings(words: string[]): ParsedCommand {
   if (!words.length) return { kind: 'settings' };
   const [key, ...values] = words.map((w) => w.toLowerCase());
-  if (key === 'completed' || key === 'pending') {
+  if (key === 'completed' || key === 'pending' || key === 'tips') {
     const on = values.length === 1 ? ON_OFF[values[0]] : undefined;
     return on === undefined ? invalid(`use \`settings ${key} on\` or \`settings ${key} off\``) : { kind: 'settings', change: { key, on } };
   }
   if (key === 'quiet') return parseQuiet(words.slice(1));
-  return invalid(`there is no setting \`${words[0].slice(0, 40)}\`; settings are \`completed\`, \`pending\` and \`quiet\``);
+  return invalid(`there is no setting \`${words[0].slice(0, 40)}\`; settings are \`completed\`, \`pending\`, \`tips\` and \`quiet\``);
 }
 
 function parseQuiet(words: string[]): ParsedCommand {

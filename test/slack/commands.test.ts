@@ -31,6 +31,7 @@ describe('/runai in Socket Mode', () => {
     for (const text of ['help', '']) {
       const { shown } = await world.ask(ALICE, text);
       for (const sub of ['list', 'status NAME', 'logs NAME', 'why NAME', 'maintenance', 'mute NAME', 'unmute', 'settings']) expect(shown).toContain(`/runai ${sub}`);
+      expect(shown).toContain('settings tips on|off');
     }
   });
 
@@ -202,9 +203,21 @@ describe('/runai in Socket Mode', () => {
     expect(await world.bot.store.getSettings(CAROL.id)).toEqual({
       completed: true,
       pending: false,
+      tips: true,
       quietHours: { from: '23:30', to: '06:00', timezone: 'Europe/Berlin' },
     });
     expect((await world.ask(CAROL, 'settings quiet off')).shown).toContain('Quiet hours: *off*');
+  });
+
+  it('turns log-saving tips off and on again (on by default), and keeps the other settings', async () => {
+    expect((await world.ask(CAROL, 'settings')).shown).toContain('Log-saving tips, at most one a week per kind: *on*');
+    const before = await world.bot.store.getSettings<Record<string, unknown>>(CAROL.id);
+    const off = (await world.ask(CAROL, 'settings tips off')).shown;
+    expect(off).toContain('no longer send you tips');
+    expect(off).toContain('Log-saving tips, at most one a week per kind: *off*');
+    expect(await world.bot.store.getSettings(CAROL.id)).toEqual({ ...before, tips: false });
+    expect((await world.ask(CAROL, 'settings tips on')).shown).toContain('Log-saving tips, at most one a week per kind: *on*');
+    expect(await world.bot.store.getSettings(CAROL.id)).toMatchObject({ tips: true });
   });
 
   it('answers a cluster that fails with a polite message, not a stack trace', async () => {
