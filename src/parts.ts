@@ -83,7 +83,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const egress = proxyDispatcher(config.secrets.proxy);
   const slackApp = createSlackApp({ config, log, announce, dispatcher: egress });
   const delivery = deliveryParts({ config, log, now, store, metrics, run, slackApp, clusters: readers });
-  const duties = leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress });
+  const duties = leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress, readerFor: readers.readerFor });
   const clusters = readers.watches(delivery.reconciler, watcher);
 
   // The contract with the Slack surfaces: the configured names (≤1: single cluster, messages name none) and a reader per cluster.

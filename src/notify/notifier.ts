@@ -18,7 +18,7 @@ import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
-import { logAdvice } from '../recovery/log-advice.js';
+import { logFindingsOf, submissionOfCached } from './log-findings.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
 import { checkMaskedFailure } from './masked-check.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
@@ -128,7 +128,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
-      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOf(w, enriched.rawPods)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
@@ -168,8 +168,10 @@ export class Notifier implements AlertSink {
 
   /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
   private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    // No pod, no log to read: the check needs its main container.
+    if (!enriched.rawPods.length) return undefined;
     try {
-      return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
+      return await checkMaskedFailure(w, submissionOfCached(w, enriched.rawPods), this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
     } catch (err) {
       this.options.log.warn({ key, err: describeKubeError(err) }, 'cannot read the log of a completed workload whose pipe may hide a failure; the ordinary notice goes');
       return undefined;

@@ -5,6 +5,10 @@ describe('parseCommand', () => {
     ['', { kind: 'help' }],
     ['help', { kind: 'help' }],
     ['  LIST ', { kind: 'list' }],
+    ['list -p Vision', { kind: 'list', filter: { project: 'vision' } }],
+    ['list --state FAILED', { kind: 'list', filter: { state: 'failed' } }],
+    ['ls --project llm --state running', { kind: 'list', filter: { project: 'llm', state: 'running' } }],
+    ['list \u2014state pending -p genai', { kind: 'list', filter: { project: 'genai', state: 'pending' } }],
     ['status resnet', { kind: 'status', query: { name: 'resnet', project: undefined } }],
     ['status resnet -p vision', { kind: 'status', query: { name: 'resnet', project: 'vision' } }],
     ['status -p vision resnet', { kind: 'status', query: { name: 'resnet', project: 'vision' } }],
@@ -34,7 +38,12 @@ describe('parseCommand', () => {
 
   it.each([
     ['frobnicate', "I don't know the command"],
-    ['list everything', 'takes no arguments'],
+    ['list everything', 'takes only `-p PROJECT`'],
+    ['list --state', 'needs a state: failed, pending, running'],
+    ['list --state completed', '`--state` takes failed, pending, running'],
+    ['list -p', 'needs a project name'],
+    ['list -p Bad_Project!', 'is not a project name'],
+    ['list --tail 5', 'unknown option'],
     ['status', 'exactly one workload name'],
     ['status a b', 'exactly one workload name'],
     ['status Bad_Name!', 'is not a workload name'],
@@ -77,6 +86,9 @@ describe('parseCommand with several clusters', () => {
     ['status runai-vision/train-1 --cluster gpu-east', { kind: 'status', query: { name: 'train-1', project: 'runai-vision', cluster: 'gpu-east' } }],
     ['mute gpu-east/train-1 for 2h', { kind: 'mute', target: { type: 'workload', query: { name: 'train-1', cluster: 'gpu-east' } }, forMs: 7_200_000 }],
     ['status --cluster gpu-north train-1', { kind: 'unknownCluster', cluster: 'gpu-north' }],
+    ['list --cluster gpu-west', { kind: 'list', filter: { cluster: 'GPU-West' } }],
+    ['list --cluster gpu-east --state failed -p vision', { kind: 'list', filter: { cluster: 'gpu-east', state: 'failed', project: 'vision' } }],
+    ['list --cluster gpu-north', { kind: 'unknownCluster', cluster: 'gpu-north' }],
     ['logs gpu-north/vision/train-1', { kind: 'unknownCluster', cluster: 'gpu-north' }],
   ])('reads %j', (text, expected) => {
     expect(parseCommand(text, clusters)).toEqual(expected);
