@@ -18,7 +18,7 @@ import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
-import { logFindingsOf, submissionOfCached } from './log-findings.js';
+import { logAdvice } from '../recovery/log-advice.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
 import { checkMaskedFailure } from './masked-check.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
@@ -128,7 +128,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
-      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOf(w, enriched.rawPods)) : undefined,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
@@ -171,7 +171,7 @@ export class Notifier implements AlertSink {
     // No pod, no log to read: the check needs its main container.
     if (!enriched.rawPods.length) return undefined;
     try {
-      return await checkMaskedFailure(w, submissionOfCached(w, enriched.rawPods), this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
+      return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
     } catch (err) {
       this.options.log.warn({ key, err: describeKubeError(err) }, 'cannot read the log of a completed workload whose pipe may hide a failure; the ordinary notice goes');
       return undefined;
@@ -226,6 +226,11 @@ export class Notifier implements AlertSink {
       .then(() => this.options.outbox.kick())
       .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
   }
+}
+
+/** The log-saving findings an alert can stand behind: none without a pod (its environment and volumes would be guesses). */
+function logFindingsOfAlert(e: Enriched) {
+  return e.rawPods.length ? logAdvice(e.submission) : [];
 }
 
 type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };

@@ -21,7 +21,7 @@ import { diffSubmission } from '../../src/recovery/diff.js';
 import { logAdvice } from '../../src/recovery/log-advice.js';
 import { maskedFailure } from '../../src/recovery/masked.js';
 import { submissionOf } from '../../src/recovery/submission.js';
-import { submissionOfCached } from '../../src/notify/log-findings.js';
+import { submissionOfWorkload } from '../../src/recovery/workload-submission.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
 import { triageText } from '../../src/triage/index.js';
 import { messageViolation } from '../fakes/slack.js';
@@ -95,7 +95,7 @@ const masked = maskedFailure(nextSubmission, triage);
  * workload's command and arguments (the corpus, with a megabyte more) and its pods' environment
  * names and volumes (the corpus again), as alerts/masked checks read them.
  */
-const fromPods = submissionOfCached({ ...workload, command: 'bash -c', arguments: `"python train.py ${HOSTILE_LINE} ${SECRETS.filter((x) => !x.text.includes('\n')).map((x) => x.text).join(' ')} | tee '/tmp/${HOSTILE_LINE}.log'" ${`${HOSTILE_LINE} `.repeat(30_000)}` }, [
+const fromPods = submissionOfWorkload({ ...workload, command: 'bash -c', arguments: `"python train.py ${HOSTILE_LINE} ${SECRETS.filter((x) => !x.text.includes('\n')).map((x) => x.text).join(' ')} | tee '/tmp/${HOSTILE_LINE}.log'" ${`${HOSTILE_LINE} `.repeat(30_000)}` }, [
   {
     metadata: { name: field, labels: { 'training.kubeflow.org/replica-type': 'master' } },
     spec: {
