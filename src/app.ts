@@ -24,7 +24,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     throw err;
   });
   const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce, watcher: options.watcher });
-  const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
+  const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, logTips, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
   const readiness = { checks, leader: () => leadership.leading, clusters: () => clusters.map((c) => c.status()) };
@@ -77,6 +77,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     settle: async () => {
       await reconciler.idle();
       await notifier.idle();
+      await logTips.idle();
       await outbox.flush();
     },
     checkStuck: () => reconciler.checkStuck(),
@@ -92,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         // Finish what is being decided, prepared and sent; what is left stays queued in the store.
         await Promise.race([reconciler.idle(), delay(3000)]);
         await Promise.race([notifier.flushBursts(), delay(2000)]);
-        await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
+        await Promise.race([Promise.all([notifier.idle(), logTips.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
         await slackApp.stop().catch(() => undefined);
         await new Promise<void>((resolve) => opsServer.close(() => resolve()));

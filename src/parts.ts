@@ -15,6 +15,7 @@ import type { WatcherOverrides } from './cluster/watcher.js';
 import { proxyDispatcher } from './lib/proxy.js';
 import type { MaintenanceService } from './maintenance/service.js';
 import type { CleanupNudger } from './notify/cleanup.js';
+import type { LogTips } from './notify/log-tips.js';
 import type { Notifier } from './notify/notifier.js';
 import type { Outbox } from './notify/outbox.js';
 import type { OwnerPrefetcher } from './notify/owner-prefetch.js';
@@ -58,6 +59,7 @@ export interface Parts {
   ownerPrefetch: OwnerPrefetcher;
   archiver?: LogArchiver;
   notifier: Notifier;
+  logTips: LogTips;
   reconciler: WorkloadReconciler;
   maintenance?: MaintenanceService;
   cleanup: CleanupNudger;
@@ -81,7 +83,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const egress = proxyDispatcher(config.secrets.proxy);
   const slackApp = createSlackApp({ config, log, announce, dispatcher: egress });
   const delivery = deliveryParts({ config, log, now, store, metrics, run, slackApp, clusters: readers });
-  const duties = leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress });
+  const duties = leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress, readerFor: readers.readerFor });
   const clusters = readers.watches(delivery.reconciler, watcher);
 
   // The contract with the Slack surfaces: the configured names (≤1: single cluster, messages name none) and a reader per cluster.
@@ -114,8 +116,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     },
     log,
   );
-  const { outbox, ownerPrefetch, archiver, notifier, reconciler } = delivery;
-  return { metrics, clusters, readerFor: readers.readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, ...duties, gauges, checks, run };
+  const { outbox, ownerPrefetch, archiver, notifier, logTips, reconciler } = delivery;
+  return { metrics, clusters, readerFor: readers.readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, logTips, reconciler, ...duties, gauges, checks, run };
 }
 
 function workloadsPerCluster(reconciler: WorkloadReconciler, clusters: ClusterWatch[]): Array<[string | undefined, number]> {

@@ -36,6 +36,11 @@ export interface WorkloadAlert {
   logProblem?: string;
   /** Lines of the log's tail to show (alerts.logTailLines). */
   snippetLines?: number;
+  /**
+   * Why the log may be short, from the workload's own command (log-advice.ts logLossLine: mrkdwn
+   * with its workload text already escaped); shown when the log was short or lost.
+   */
+  logLossLine?: string;
 }
 
 export const STATE_ICON: Record<LifecycleState, string> = {
@@ -91,6 +96,8 @@ function alertButtons(alert: WorkloadAlert): ActionsBlock {
   const ref = workloadRef(alert.workload);
   const elements: Button[] = [
     { type: 'button', action_id: ACTION.showLog, text: plain('Show more of the log', LIMITS.buttonText), value: ref },
+    // The guide's first step for a failure: "open and save the logs immediately".
+    ...(alert.state === 'Failed' ? [{ type: 'button' as const, action_id: ACTION.saveLog, text: plain('Save the whole log', LIMITS.buttonText), value: ref }] : []),
     { type: 'button', action_id: ACTION.muteWorkload, text: plain('Mute this workload', LIMITS.buttonText), value: ref },
     {
       type: 'button',
@@ -164,6 +171,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const snippet = triage?.snippet && lastLines(triage.snippet, alert.snippetLines ?? 15);
   if (snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, snippet));
   if (alert.logProblem) blocks.push(context(`Logs: ${forMrkdwn(alert.logProblem)}`));
+  if (alert.logLossLine) blocks.push(section(truncate(alert.logLossLine, LIMITS.sectionText)));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
   if (state === 'Failed' && triage) blocks.push(verdictSection(triage));

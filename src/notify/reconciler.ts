@@ -62,6 +62,12 @@ export interface ReconcilerOptions {
    * decision): its owner can be resolved to a Slack user before anything fails. Must be cheap.
    */
   onOwnerSeen?(owner: string): void;
+  /**
+   * A workload of a synced cluster was seen to start running (the watch showed it Running, the
+   * cache did not): `raw` is its object as delivered, for a look at its command that costs no
+   * API call. Not asked for the first list after a start: those were running before. Must be cheap.
+   */
+  onStarted?(workload: Workload, raw: unknown): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Where the workloads the watch shows are kept (default: a cache of its own). */
@@ -210,9 +216,11 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       return;
     }
     const id = workloadId(workload);
+    const before = this.cache.get(id)?.workload.state;
     workload = this.cache.set(id, workload, kind.plural);
     if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
     if (!this.isSynced(cluster)) return;
+    if (workload.state === 'Running' && before !== 'Running') this.options.onStarted?.(workload, raw);
     if (this.batching) this.batching.push(id);
     else this.queueReconcile(id);
   }

@@ -11,6 +11,7 @@ import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
 import { containersFinishedAt, withPods } from '../cluster/normalize.js';
 import { withTimeout } from '../lib/timeout.js';
+import { LogTips } from '../notify/log-tips.js';
 import { deliveryFor } from '../notify/mutes.js';
 import { Notifier } from '../notify/notifier.js';
 import { Outbox } from '../notify/outbox.js';
@@ -47,6 +48,7 @@ export interface DeliveryParts {
   outbox: Outbox;
   archiver?: LogArchiver;
   notifier: Notifier;
+  logTips: LogTips;
   ownerPrefetch: OwnerPrefetcher;
   reconciler: WorkloadReconciler;
 }
@@ -100,6 +102,18 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onSettled: archiver ? (workload) => (run.leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
+    maskedFailures: config.alerts.maskedFailures,
+  });
+  const logTips = new LogTips({
+    store,
+    // Checked before queueing too: a tip the person would not get must not use up their week.
+    deliverable: async (item) => {
+      const userId = item.target.type === 'owner' ? await owners.slackUserFor(item.target.owner) : undefined;
+      return !!userId && (await deliveryFor(store, userId, { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item }, now())).action !== 'drop';
+    },
+    queued: () => outbox.kick(),
+    log: log.child({ component: 'tips' }),
+    now,
   });
   // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
   const ownerPrefetch = new OwnerPrefetcher({
@@ -126,7 +140,8 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
     onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
     onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
+    onStarted: (workload, raw) => logTips.started(workload, raw),
     stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });
-  return { cache, owners, outbox, archiver, notifier, ownerPrefetch, reconciler };
+  return { cache, owners, outbox, archiver, notifier, logTips, ownerPrefetch, reconciler };
 }

@@ -12,6 +12,8 @@ import { LeaseElector, leaseIdentity } from '../cluster/lease.js';
 import { fetchThrough } from '../lib/proxy.js';
 import { FeedFetcher } from '../maintenance/feed.js';
 import { MaintenanceService } from '../maintenance/service.js';
+import type { ClusterReader } from '../cluster/reader.js';
+import { CheckpointReader } from '../notify/checkpoints.js';
 import { CleanupNudger } from '../notify/cleanup.js';
 import { maintenanceDelivery } from '../notify/maintenance-delivery.js';
 import { stuckCheckDuty } from '../notify/stuck-timer.js';
@@ -42,6 +44,8 @@ export interface LeaderDutiesOptions {
   kubeConfigs: KubeConfig[];
   /** The way out for the maintenance feed (lib/proxy.ts), when a proxy is configured. */
   egress?: Dispatcher;
+  /** The reader of each cluster (for the checkpoint lines of the owners' maintenance DM). */
+  readerFor(cluster: string | undefined): ClusterReader;
 }
 
 export interface LeaderDuties {
@@ -56,14 +60,16 @@ export interface LeaderDuties {
   feedMirror?: { start(): void; stop(): void };
 }
 
-export function leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress }: LeaderDutiesOptions): LeaderDuties {
+export function leaderDuties({ config, log, now, store, metrics, run, slackApp, delivery, kubeConfigs, egress, readerFor }: LeaderDutiesOptions): LeaderDuties {
   const { outbox, owners, cache, reconciler, ownerPrefetch } = delivery;
+  const checkpoints = new CheckpointReader({ readerFor, ownerKeys: config.owners.keys, now });
   const maintenance = config.maintenance
     ? new MaintenanceService({
         fetcher: new FeedFetcher({ feed: config.maintenance.feed, cache: store, now, ...(egress ? { fetch: fetchThrough(egress) } : {}) }),
         ledger: new StoreMaintenanceLedger(store),
         ...maintenanceDelivery({ store, queued: () => outbox.kick(), owners, now, log: log.child({ component: 'maintenance' }) }),
         runningWorkloads: () => cache.workloads().filter((w) => w.state === 'Running'),
+        checkpointsOf: (workloads) => checkpoints.readAll(workloads),
         config: { ...config.maintenance, opsChannel: config.slack.opsChannel },
         now,
         log: log.child({ component: 'maintenance' }),
