@@ -97,6 +97,9 @@ export interface ClusterRules {
 
 const UNNAMED = '';
 
+/** The longest pause before a failed decision is tried again. */
+const MAX_RECONCILE_RETRY_MS = 30_000;
+
 export class WorkloadReconciler implements WorkloadEventHandler {
   /** What the cluster shows now, by workloadId(); given by the composition root, which lets readers share it. */
   private readonly cache: WorkloadCache;
@@ -313,18 +316,35 @@ export class WorkloadReconciler implements WorkloadEventHandler {
           await this.reconcileSlice(fresh);
         }),
       )
-      .catch((err: unknown) =>
-        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, 'reconciling a slice of workloads failed; the next event or resync decides again'),
-      );
+      .catch((err: unknown) => {
+        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code, retryInMs: 1000 }, 'reconciling a slice of workloads failed; each is decided again after a pause');
+        // One by one, each with its own backoff (queueReconcile).
+        const timer = setTimeout(() => { for (const id of fresh) this.queueReconcile(id, 1); }, 1000);
+        timer.unref();
+      });
   }
 
-  private queueReconcile(id: string): void {
+  /**
+   * Decides one workload again; a failure (the store unreachable: PostgreSQL restarting, a full
+   * disk) is retried with backoff from what the cache shows then, so an outage of seconds does not
+   * leave a failure untold until the next resync, which may be many minutes away.
+   */
+  private queueReconcile(id: string, attempt = 0): void {
     if (this.reconcileQueued.has(id)) return;
     this.reconcileQueued.add(id);
-    this.schedule(id, 'reconcile', () => {
-      this.reconcileQueued.delete(id);
-      return this.reconcile(id);
-    });
+    void this.perWorkload
+      .run(id, () =>
+        this.slots.run(() => {
+          this.reconcileQueued.delete(id);
+          return this.reconcile(id);
+        }),
+      )
+      .catch((err: unknown) => {
+        const retryInMs = Math.min(MAX_RECONCILE_RETRY_MS, 1000 * 2 ** Math.min(attempt, 10));
+        this.options.log.error({ workload: id, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code, retryInMs }, 'reconcile failed; decided again after a pause, or at the next event');
+        const timer = setTimeout(() => this.queueReconcile(id, attempt + 1), retryInMs);
+        timer.unref();
+      });
   }
 
   private queueDeletion(id: string, workload: Workload): void {
