@@ -64,7 +64,7 @@ export class LogTips {
   private async tip(workload: Workload, owner: string, findings: ReturnType<typeof logAdvice>): Promise<void> {
     const { store, now } = this.options;
     const at = now();
-    // Finding by finding, in order, so a start usually costs the store two reads, not ten.
+    // Finding by finding, in order: a start usually costs the store two keys, not two per finding.
     let tip: ReturnType<typeof nextTip>;
     for (const finding of findings) {
       const records = new Map<string, TipRecord>();
