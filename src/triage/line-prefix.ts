@@ -3,11 +3,14 @@ import type { LogSource } from './types.js';
 /**
  * The prefixes that launchers and `kubectl logs` put before a line: timestamps
  * (`--timestamps`), `[pod/NAME/CONTAINER]` (`--prefix`), torchrun's `[rank3]:` and
- * `[default3]:`, pdsh's `worker-1: `, and mpirun's `--tag-output` (`[1,3]<stderr>:`). Removing them lets a Python traceback be followed
+ * `[default3]:`, pdsh's `worker-1: `, mpirun's `--tag-output` (`[1,3]<stderr>:`), and the Kubernetes e2e
+ * framework's dump of a namespace's events (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v"),
+ * after its `May  4 15:49:12.578: INFO: ` stamp; what is left is the event's reason and message).
+ * Removing them lets a Python traceback be followed
  * per rank when ranks interleave, and tells which rank a line came from.
  */
 const PREFIX_PART =
-  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:/y;
+  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d{3}: INFO: At .{1,80}? - event for [^:\s]{1,253}: \{[^}]{0,300}\} /y;
 
 export interface SplitLine {
   /** Identifies the writer (pod, container, rank) for per-writer state; '' when unknown. */
