@@ -17,6 +17,10 @@ import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
+import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
+import { logAdvice } from '../recovery/log-advice.js';
+import { logShortOrLost } from '../recovery/log-loss.js';
+import { checkMaskedFailure } from './masked-check.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
@@ -51,7 +55,12 @@ export interface NotifierOptions {
   onSettled?(workload: Workload): { path: string; done: Promise<string | undefined> } | undefined;
   maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
+  /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
+  maskedFailures?: boolean;
 }
+
+/** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
+export const MASKED_FAILURE_KIND = 'masked-failure';
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -105,6 +114,10 @@ export class Notifier implements AlertSink {
     const archivePath = saved?.settled ? saved.value : undefined;
     const archivePending = archive && !saved?.settled ? archive.path : undefined;
     const w = enriched.workload;
+    if (alert.workload.state === 'Completed' && this.options.maskedFailures) {
+      const masked = await this.maskedFailureOf(alert.key, w, enriched);
+      if (masked) return this.queue(alert, w, buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)), MASKED_FAILURE_KIND);
+    }
     const message = buildWorkloadAlert({
       workload: w,
       state: alert.workload.state,
@@ -115,6 +128,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
@@ -150,6 +164,16 @@ export class Notifier implements AlertSink {
     if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
+  }
+
+  /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
+  private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    try {
+      return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
+    } catch (err) {
+      this.options.log.warn({ key, err: describeKubeError(err) }, 'cannot read the log of a completed workload whose pipe may hide a failure; the ordinary notice goes');
+      return undefined;
+    }
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {
