@@ -48,6 +48,8 @@ const PREFILTER_ANCHORS = [
   // A registry's 5xx through Docker's client, pip's resolver giving up, the kubelet reclaiming
   // resources, Open MPI's signal report, runc failing to exec the command.
   'unexpected http status', 'resolutiontoodeep', 'attempting to reclaim', 'had condition', 'received signal', 'exec user process',
+  // `python -m` naming no module (CPython's runpy: "%s: No module named %s", no Error in it).
+  'no module named',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -137,7 +139,10 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /^\s*(?:[\u2502\u256d\u2570]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
   // PyTorch's hints after a CUDA error, on lines of their own (c10/cuda/CUDAException.cpp): at the
   // start only, since a paste that joins them to the error line still holds the error.
-  /^[\s|>]*(?:To enable traceback see|CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|Compile with `?TORCH_USE_CUDA_DSA)/,
+  /^[\s|>]*(?:CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|Compile with `?TORCH_USE_CUDA_DSA)/,
+  // torchelastic's failure summary: its per-rank fields say where the errors are, not what they
+  // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
+  /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
   /pip's dependency resolver does not currently take into account/,
 ];
 

@@ -329,6 +329,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'cuda',
+        summary: "A CUDA kernel's device-side assertion failed (an index or label out of range, as a rule)",
+        says: /block: \[\d{1,6},\d{1,6},\d{1,6}\], thread: \[\d{1,6},\d{1,6},\d{1,6}\] Assertion /,
+        source: 'CUDA C++ Programming Guide, "Assertion" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#assertion: a failed device assert() prints "<file>:<line>: <function>: block: [x,y,z], thread: [x,y,z] Assertion `<expression>` failed.")',
+        example: '/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.',
+      },
+      {
+        category: 'cuda',
         beforeCascades: true,
         summary: 'A CUDA call failed under NCCL',
         says: /Cuda failure (?:\d+ )?'/,

@@ -150,6 +150,24 @@ const CASES: Record<string, Case> = {
     line: 2,
     category: 'other',
   },
+  "a CUDA kernel's device-side assertion, before the errors it causes": {
+    log: [
+      "/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+      'RuntimeError: CUDA error: device-side assert triggered',
+    ],
+    line: 1,
+    category: 'cuda',
+  },
+  "torchelastic's summary: its error_file and traceback fields are not the failure": {
+    log: ['[1]:', '  time      : 2024-03-05_07:01:51', '  rank      : 1 (local_rank: 1)', '  exitcode  : 1 (pid: 69812)', '  error_file: <N/A>', '  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html', 'Root Cause (first observed failure):'],
+    line: 7,
+    category: 'other',
+  },
+  "`python -m` naming a module the image does not have": {
+    log: ['/usr/local/bin/python: No module named trainer'],
+    line: 1,
+    category: 'import',
+  },
   "events dumped by the Kubernetes e2e framework (its INFO stamp is not the event's level)": {
     log: [
       'May  4 15:49:12.578: INFO: At 2021-05-04 15:45:47 +0000 UTC - event for tester-zlrfq: {kubelet kind-worker} Pulling: Pulling image "centos"',
