@@ -168,6 +168,26 @@ const CASES: Record<string, Case> = {
     line: 1,
     category: 'import',
   },
+  "a traceback inside a Ray worker's vLLM error log is followed to its exception": {
+    log: [
+      '(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] Error executing method init_device. This might cause deadlock in distributed execution.',
+      '(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] Traceback (most recent call last):',
+      '(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45]   File "/usr/lib/python3/dist-packages/vllm/engine/ray_utils.py", line 37, in execute_method',
+      "(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] KeyError: 'model.layers.0.mlp.gate'",
+    ],
+    line: 4,
+    category: 'other',
+  },
+  "vLLM's INFO lines keep their stamp and stay noise": {
+    log: ['INFO 02-26 09:54:05 worker.py:267] the rest of the memory reserved for KV Cache is -1.05GiB, no error', 'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.'],
+    line: 2,
+    category: 'gpu-oom',
+  },
+  'a traceback quoted with `> ` in a reply': {
+    log: ['> Traceback (most recent call last):', '>   File "/workspace/train.py", line 12, in <module>', ">     main()", "> KeyError: 'labels'"],
+    line: 4,
+    category: 'other',
+  },
   "events dumped by the Kubernetes e2e framework (its INFO stamp is not the event's level)": {
     log: [
       'May  4 15:49:12.578: INFO: At 2021-05-04 15:45:47 +0000 UTC - event for tester-zlrfq: {kubelet kind-worker} Pulling: Pulling image "centos"',
@@ -191,5 +211,12 @@ describe('the kinds of miss the dev2 set showed', () => {
     const line = 'Apr 28 09:35:34.104: INFO: At 2021-04-28 09:30:27 +0100 BST - event for pod-eb16: {kubelet minikube} Failed: Error: ErrImagePull';
     expect(splitPrefix(line).rest).toBe('Failed: Error: ErrImagePull');
     expect(splitPrefix('May  4 15:49:12.578: INFO: Waiting up to 5m0s for pod').rest).toBe('May  4 15:49:12.578: INFO: Waiting up to 5m0s for pod');
+  });
+
+  it("strips Ray's and vLLM's worker prefixes and vLLM's stamp on error lines only", () => {
+    expect(splitPrefix('(EngineCore_DP0 pid=223840) ERROR 10-25 13:08:43 [core.py:708] Traceback (most recent call last):').rest).toBe('Traceback (most recent call last):');
+    expect(splitPrefix('(raylet, ip=10.0.0.128) [2022-07-25 08:35:14,805 C 157 212] (raylet) check').rest).toBe('[2022-07-25 08:35:14,805 C 157 212] (raylet) check');
+    expect(splitPrefix('INFO 04-30 10:20:35 [monitor.py:33] torch.compile takes 13.93 s in total').rest).toBe('INFO 04-30 10:20:35 [monitor.py:33] torch.compile takes 13.93 s in total');
+    expect(splitPrefix('(pid=41720)   File "worker.py", line 1070').writer).toBe(splitPrefix('  File "worker.py", line 1070').writer);
   });
 });
