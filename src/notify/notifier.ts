@@ -128,7 +128,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
-      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
@@ -168,6 +168,8 @@ export class Notifier implements AlertSink {
 
   /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
   private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    // No pod, no log to read: the check needs its main container.
+    if (!enriched.rawPods.length) return undefined;
     try {
       return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
     } catch (err) {
@@ -224,6 +226,11 @@ export class Notifier implements AlertSink {
       .then(() => this.options.outbox.kick())
       .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
   }
+}
+
+/** The log-saving findings an alert can stand behind: none without a pod (its environment and volumes would be guesses). */
+function logFindingsOfAlert(e: Enriched) {
+  return e.rawPods.length ? logAdvice(e.submission) : [];
 }
 
 type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };
