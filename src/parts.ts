@@ -21,7 +21,8 @@ import { FeedFetcher } from './maintenance/feed.js';
 import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
 import { maintenanceDelivery } from './notify/maintenance-delivery.js';
-import { deliveryFor } from './notify/mutes.js';
+import { DeliveryPlanner } from './notify/planner.js';
+import { RefusedChannels } from './notify/refused-channels.js';
 import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
@@ -119,17 +120,38 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const prefetchLater = new Late<OwnerPrefetcher>('the owner prefetcher');
   // A cached answer past its TTL is used at once on the failure path and refreshed in the background.
   const owners = new OwnerDirectory(config.owners, gateway, store, now, (owner) => prefetchLater.get().stale(owner));
+  // Who hears what is decided once, before enrichment (delivery/plan.ts); the planner reads its facts.
+  const planner = new DeliveryPlanner({
+    owners,
+    store,
+    projectChannel: (project) => config.projects[project]?.channel,
+    fallbackChannel: config.slack.fallbackChannel,
+    opsChannel: config.slack.opsChannel,
+    burstWindowMs: config.alerts.burstWindow,
+    now,
+  });
+  const refusedChannels = new RefusedChannels({
+    store,
+    opsChannel: config.slack.opsChannel,
+    retentionMs: config.slack.outboxRetention,
+    now,
+    log: log.child({ component: 'outbox' }),
+    queued: () => outboxLater.get().kick(),
+    onChange: (refused) => {
+      metrics.refusedChannels.reset();
+      for (const r of refused) metrics.refusedChannels.set({ channel: r.channel, error: r.slackError }, 1);
+    },
+  });
   const outbox = outboxLater.set(
     new Outbox({
       store,
       slack: gateway,
-      owners,
-      projectChannel: (project) => config.projects[project]?.channel,
-      fallbackChannel: config.slack.fallbackChannel,
-      delivery: (userId, item) => deliveryFor(store, userId, item, now()),
+      planner,
+      refused: refusedChannels,
       log: log.child({ component: 'outbox' }),
       now,
       onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
+      onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
       onError: (kind) => metrics.slackErrors.inc({ kind }),
       onStoreError: (op) => metrics.storeErrors.inc({ op }),
       retentionMs: config.slack.outboxRetention,
@@ -153,6 +175,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
   const notifier = new Notifier({
     store,
     outbox,
+    planner,
+    onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
@@ -290,7 +314,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
-  const checks = readinessChecks({ clusters: () => clusters.map((c) => c.status()), slack: () => slackApp.connection.status(), store, now });
+  const checks = readinessChecks({ clusters: () => clusters.map((c) => c.status()), slack: () => slackApp.connection.status(), refusedChannels: () => refusedChannels.detail(), store, now });
   const gauges = new GaugeSampler(
     metrics,
     {
