@@ -266,8 +266,10 @@ export class Outbox {
   private async post(item: OutboxItem, destinations: readonly Destination[]): Promise<void> {
     const { store, slack, refused } = this.options;
     const passed: Refusal[] = [];
-    for (const destination of destinations) {
-      const known = destination.via === 'dm' ? undefined : refused.believed(destination.channel);
+    for (const [i, destination] of destinations.entries()) {
+      // A refusal believed is skipped only on the way to another destination: the last is always
+      // asked, so an item that waits for the /invite finds out at its next try.
+      const known = destination.via === 'dm' || i === destinations.length - 1 ? undefined : refused.believed(destination.channel);
       if (known) {
         passed.push(known);
         continue;
