@@ -76,7 +76,7 @@ export type Plan =
 export type Wanted = { action: 'send' } | { action: 'drop'; reason: SkipReason; why: string } | { action: 'defer'; until: Date };
 
 /** Kinds of owner message a person must opt in to (or may opt out of): the setting that decides. */
-const OPT_IN: Record<string, keyof Pick<UserSettings, 'completed' | 'pending'>> = { completed: 'completed', pending: 'pending', initializing: 'pending' };
+const OPT_IN: Record<string, keyof Pick<UserSettings, 'completed' | 'pending' | 'tips'>> = { completed: 'completed', pending: 'pending', initializing: 'pending', 'log-tip': 'tips' };
 
 /**
  * Whether a person wants this message now. Mutes first (a project, then the workload), then the

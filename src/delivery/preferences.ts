@@ -5,7 +5,7 @@
  */
 import type { UserSettings } from '../model.js';
 
-export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true };
+export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true, tips: true };
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 

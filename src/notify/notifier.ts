@@ -20,7 +20,11 @@ import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
-import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
+import { logAdvice } from '../recovery/log-advice.js';
+import { logShortOrLost } from '../recovery/log-loss.js';
+import { checkMaskedFailure, mayHideFailure } from './masked-check.js';
+import { OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { Outbox } from './outbox.js';
@@ -67,7 +71,12 @@ export interface NotifierOptions {
   onSettled?(workload: Workload): { path: string; done: Promise<string | undefined> } | undefined;
   maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
+  /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
+  maskedFailures?: boolean;
 }
+
+/** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
+export const MASKED_FAILURE_KIND = 'masked-failure';
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -104,8 +113,19 @@ export class Notifier implements AlertSink {
       this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is planned when it is sent');
     }
     const plan = facts && planDelivery(owed, facts);
+    if (plan?.action === 'drop' && facts && plan.reason === 'not-opted-in' && this.mayMaskFailure(alert)) {
+      // Only a failure hidden behind a pipe could be said to this owner: planned as that, and
+      // dropped after the one log read if the log ends cleanly.
+      const masked = planDelivery({ ...owed, kind: MASKED_FAILURE_KIND }, facts);
+      if (masked.action !== 'drop') return this.prepareSettled(alert, owed, facts, masked, plan);
+    }
     if (plan?.action === 'drop') return this.skip(alert, plan);
     return alert.kind === 'stuck' ? this.prepareStuck(alert, plan) : this.prepareSettled(alert, owed, facts, plan);
+  }
+
+  /** A Completed workload whose command (as the CR names it) pipes its output without pipefail. */
+  private mayMaskFailure(alert: OwedAlert): boolean {
+    return alert.kind === 'state' && alert.workload.state === 'Completed' && !!this.options.maskedFailures && mayHideFailure(alert.workload);
   }
 
   private skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): void {
@@ -117,7 +137,7 @@ export class Notifier implements AlertSink {
     const w = alert.workload;
     if (alert.kind === 'stuck' || w.state === 'Completed') return;
     // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
-    this.ops.count(burstEntry(alert.key, { workload: w, events: [] }));
+    this.ops.count(burstEntry(alert.key, { workload: w }));
     // The log archive keeps every failure's logs whoever is told.
     this.options.onSettled?.(w);
   }
@@ -140,7 +160,8 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  private async prepareSettled(alert: OwedAlert, owed: Owed, facts: DeliveryFacts | undefined, plan: Plan | undefined): Promise<void> {
+  /** `unlessMasked`: nothing but a masked failure is wanted (the owner never opted in to Completed): else this drop. */
+  private async prepareSettled(alert: OwedAlert, owed: Owed, facts: DeliveryFacts | undefined, plan: Plan | undefined, unlessMasked?: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
     const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
@@ -150,6 +171,11 @@ export class Notifier implements AlertSink {
     const archivePath = saved?.settled ? saved.value : undefined;
     const archivePending = archive && !saved?.settled ? archive.path : undefined;
     const w = enriched.workload;
+    if (alert.workload.state === 'Completed' && this.options.maskedFailures) {
+      const masked = await this.maskedFailureOf(alert.key, w, enriched);
+      if (masked) return this.queue({ key: alert.key, kind: MASKED_FAILURE_KIND, target: this.ownerTarget(w, plan), payload: buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)) }, w);
+    }
+    if (unlessMasked) return this.skip(alert, unlessMasked);
     const message = buildWorkloadAlert({
       workload: w,
       state: alert.workload.state,
@@ -160,6 +186,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
@@ -199,6 +226,16 @@ export class Notifier implements AlertSink {
   private ownerTarget(w: Workload, plan: Plan | undefined): Extract<OutboxTarget, { type: 'owner' }> {
     const target = ownerTarget(w);
     return plan && plan.action !== 'drop' ? { ...target, plan: storedPlan(plan, this.options.now()) } : target;
+  }
+
+  /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
+  private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    try {
+      return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
+    } catch (err) {
+      this.options.log.warn({ key, err: describeKubeError(err) }, 'cannot read the log of a completed workload whose pipe may hide a failure; the ordinary notice goes');
+      return undefined;
+    }
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {
@@ -264,7 +301,7 @@ function ownerTarget(w: Workload) {
   return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster) };
 }
 
-function burstEntry(key: string, e: Enriched): BurstEntry {
+function burstEntry(key: string, e: Pick<Enriched, 'workload' | 'site' | 'triage'>): BurstEntry {
   const w = e.workload;
   return {
     key,
