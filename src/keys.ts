@@ -12,6 +12,7 @@
  *   mw:<reminder>              a maintenance reminder (its key is maintenance/plan.ts's own)
  *   archive:problem:<kind>:<n> the log archive's problem of that kind in generation n
  *   archive:recovered:<n>      the log archive working again, ending generation n
+ *   refused:<channel>:<day>    the operators' notice that Slack refuses posts in a channel, once a UTC day
  *
  * <id> is workloadId() (model.ts): `<cluster>/<uid>` in a named cluster, the bare uid in the one
  * unnamed cluster of a config without `clusters:`. Neither a uid nor a cluster name (a DNS
@@ -30,6 +31,7 @@ export const KEY_PREFIX = {
   maintenance: 'mw:',
   archiveProblem: 'archive:problem:',
   archiveRecovered: 'archive:recovered:',
+  refusedChannel: 'refused:',
 } as const;
 
 const STUCK = 'stuck-';
@@ -43,7 +45,8 @@ export type Key =
   | { kind: 'tip'; finding: string; week: number; owner: string }
   | { kind: 'maintenance'; reminder: string }
   | { kind: 'archive-problem'; problem: string; generation: number }
-  | { kind: 'archive-recovered'; generation: number };
+  | { kind: 'archive-recovered'; generation: number }
+  | { kind: 'refused-channel'; channel: string; day: string };
 
 export function alertKey(id: string, state: LifecycleState): string {
   return `${KEY_PREFIX.workload}${id}:${state}`;
@@ -90,6 +93,11 @@ export function archiveRecoveredKey(generation: number): string {
   return KEY_PREFIX.archiveRecovered + generation;
 }
 
+/** The operators' notice about a channel refusing the bot's posts, on the UTC day of `now`. */
+export function refusedChannelKey(channel: string, now: Date): string {
+  return `${KEY_PREFIX.refusedChannel}${channel}:${now.toISOString().slice(0, 10)}`;
+}
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const GENERATION = /^\d+$/;
 const STATES: ReadonlySet<string> = new Set(LIFECYCLE_STATES);
@@ -114,6 +122,10 @@ export function parseKey(key: string): Key | undefined {
   if ((tail = rest(KEY_PREFIX.archiveProblem)) !== undefined) {
     const [problem, generation] = splitAtLast(tail);
     return problem && GENERATION.test(generation) ? { kind: 'archive-problem', problem, generation: Number(generation) } : undefined;
+  }
+  if ((tail = rest(KEY_PREFIX.refusedChannel)) !== undefined) {
+    const [channel, day] = splitAtLast(tail);
+    return channel && !channel.includes(':') && DAY.test(day) ? { kind: 'refused-channel', channel, day } : undefined;
   }
   if ((tail = rest(KEY_PREFIX.archiveRecovered)) !== undefined) {
     return GENERATION.test(tail) ? { kind: 'archive-recovered', generation: Number(tail) } : undefined;
@@ -174,7 +186,7 @@ export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KE
  * cannot cause a repeat, since what they record is past its lookback, its day or its week. Maintenance
  * and archive keys stay for ever: a reminder or a problem report must never go out twice.
  */
-export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip] as const;
+export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.refusedChannel] as const;
 
 /** Of old ledger keys under PRUNABLE_KEY_PREFIXES, those retention removes: all but a `live` workload's. */
 export function prunableKeys(keys: readonly string[], live: ReadonlySet<string>): string[] {

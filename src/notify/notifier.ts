@@ -1,10 +1,13 @@
 /**
- * Turns "this owner is owed a message about this workload" into a queued Slack message:
- * enrich (pods, logs, events, triage or scheduler reasons), build the Block Kit, queue it in
- * the outbox — or fold it into the owner's burst (persisted with its rewrite in one transaction:
- * see outbox.ts for the delivery guarantee). One enrichment per key at a time however
- * many events arrive meanwhile, and a bounded number at once so a burst of a thousand failures
- * does not open a thousand connections to the API server.
+ * Turns "this owner is owed a message about this workload" into a queued Slack message: plan
+ * it first (delivery/plan.ts: drop, defer, where, which burst), so that a message nobody wants
+ * (muted, or a Completed notice its owner never opted in to: the commonest path) costs no pod
+ * list, no event or log read and no ledger row; then enrich (pods, logs, events, triage or
+ * scheduler reasons), build the Block Kit, and queue it with its plan in the outbox — or fold it
+ * into the owner's burst (persisted with its rewrite in one transaction: see outbox.ts for the
+ * delivery guarantee). One enrichment per key at a time however many events arrive meanwhile,
+ * and a bounded number at once so a burst of a thousand failures does not open a thousand
+ * connections to the API server.
  */
 import type { Logger } from 'pino';
 import { opsBurstKey } from '../keys.js';
@@ -20,17 +23,26 @@ import { buildStuckMessage } from '../messages/stuck.js';
 import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
 import { logAdvice } from '../recovery/log-advice.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
-import { checkMaskedFailure } from './masked-check.js';
-import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { checkMaskedFailure, mayHideFailure } from './masked-check.js';
+import { OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
-import type { BurstDestination, Outbox } from './outbox.js';
+import type { Outbox } from './outbox.js';
+import { planDelivery, storedPlan, type DeliveryFacts, type Owed, type Plan, type SkipReason } from '../delivery/plan.js';
+import { withOpenBurst, type DeliveryPlanner } from './planner.js';
+import type { OutboxTarget } from '../store/port.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
 
 const ARCHIVE_WAIT_MS = 2000;
+/**
+ * Keys planned to nobody, remembered so that the next event or resync about the same workload
+ * (which owes the same key again: nothing is in the ledger) is not planned and counted again.
+ * Bounded: the oldest are forgotten first, and planning one again costs a few store reads.
+ */
+const SKIPPED_REMEMBERED = 10_000;
 
 /** Enrichment reads from the workload's own cluster (undefined: the one unnamed cluster). */
 export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
@@ -39,7 +51,11 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
 
 export interface NotifierOptions {
   store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
-  outbox: Outbox;
+  outbox: Pick<Outbox, 'kick'>;
+  /** Reads the facts each plan is made from (the owner's Slack user, their mutes and settings, the channels). */
+  planner: Pick<DeliveryPlanner, 'facts'>;
+  /** An owed message was planned to nobody, before any enrichment (metrics). */
+  onSkipped?(reason: SkipReason): void;
   enrich: NotifierEnrichOptions;
   log: Logger;
   now(): Date;
@@ -64,6 +80,7 @@ export const MASKED_FAILURE_KIND = 'masked-failure';
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly skipped = new Set<string>();
   private readonly slots: ConcurrencyLimiter;
   private readonly ops: OpsBurstCounter;
   private opsPosting: Promise<void> = Promise.resolve();
@@ -79,11 +96,50 @@ export class Notifier implements AlertSink {
   }
 
   owed(alert: OwedAlert): void {
-    if (this.inFlight.has(alert.key)) return;
-    const job = this.slots.run(() => (alert.kind === 'stuck' ? this.prepareStuck(alert) : this.prepareSettled(alert)))
+    if (this.inFlight.has(alert.key) || this.skipped.has(alert.key)) return;
+    const job = this.slots.run(() => this.prepare(alert))
       .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
       .finally(() => this.inFlight.delete(alert.key));
     this.inFlight.set(alert.key, job);
+  }
+
+  /** Plans first: what is dropped is neither enriched nor queued. */
+  private async prepare(alert: OwedAlert): Promise<void> {
+    const owed = owedOf(alert);
+    let facts: DeliveryFacts | undefined;
+    try {
+      facts = await this.options.planner.facts(owed);
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is planned when it is sent');
+    }
+    const plan = facts && planDelivery(owed, facts);
+    if (plan?.action === 'drop' && facts && plan.reason === 'not-opted-in' && this.mayMaskFailure(alert)) {
+      // Only a failure hidden behind a pipe could be said to this owner: planned as that, and
+      // dropped after the one log read if the log ends cleanly.
+      const masked = planDelivery({ ...owed, kind: MASKED_FAILURE_KIND }, facts);
+      if (masked.action !== 'drop') return this.prepareSettled(alert, owed, facts, masked, plan);
+    }
+    if (plan?.action === 'drop') return this.skip(alert, plan);
+    return alert.kind === 'stuck' ? this.prepareStuck(alert, plan) : this.prepareSettled(alert, owed, facts, plan);
+  }
+
+  /** A Completed workload whose command (as the CR names it) pipes its output without pipefail. */
+  private mayMaskFailure(alert: OwedAlert): boolean {
+    return alert.kind === 'state' && alert.workload.state === 'Completed' && !!this.options.maskedFailures && mayHideFailure(alert.workload);
+  }
+
+  private skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): void {
+    const { log } = this.options;
+    this.skipped.add(alert.key);
+    if (this.skipped.size > SKIPPED_REMEMBERED) this.skipped.delete(this.skipped.values().next().value as string);
+    log.info({ key: alert.key, why: plan.why }, 'not sent, and not enriched: planned to nobody');
+    this.options.onSkipped?.(plan.reason);
+    const w = alert.workload;
+    if (alert.kind === 'stuck' || w.state === 'Completed') return;
+    // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
+    this.ops.count(burstEntry(alert.key, { workload: w }));
+    // The log archive keeps every failure's logs whoever is told.
+    this.options.onSettled?.(w);
   }
 
   /** Resolves when every alert being prepared is queued (tests, shutdown). */
@@ -104,7 +160,8 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  private async prepareSettled(alert: OwedAlert): Promise<void> {
+  /** `unlessMasked`: nothing but a masked failure is wanted (the owner never opted in to Completed): else this drop. */
+  private async prepareSettled(alert: OwedAlert, owed: Owed, facts: DeliveryFacts | undefined, plan: Plan | undefined, unlessMasked?: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
     const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
@@ -116,8 +173,9 @@ export class Notifier implements AlertSink {
     const w = enriched.workload;
     if (alert.workload.state === 'Completed' && this.options.maskedFailures) {
       const masked = await this.maskedFailureOf(alert.key, w, enriched);
-      if (masked) return this.queue(alert, w, buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)), MASKED_FAILURE_KIND);
+      if (masked) return this.queue({ key: alert.key, kind: MASKED_FAILURE_KIND, target: this.ownerTarget(w, plan), payload: buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)) }, w);
     }
+    if (unlessMasked) return this.skip(alert, unlessMasked);
     const message = buildWorkloadAlert({
       workload: w,
       state: alert.workload.state,
@@ -131,39 +189,43 @@ export class Notifier implements AlertSink {
       logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
+    const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
-    if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
+    if (alert.workload.state === 'Completed') return this.queue(item, w);
     const entry = burstEntry(alert.key, enriched);
     this.ops.count(entry);
-    const item = { key: alert.key, kind, target: ownerTarget(w), payload: message };
-    let destination: BurstDestination | undefined;
-    try {
-      destination = await this.options.outbox.burstDestination(item);
-    } catch (err) {
-      this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is sent on its own');
-    }
-    if (!destination) return this.queue(alert, w, message, kind);
-    await this.admitToBurst(destination, entry, item);
+    const burst = plan && plan.action !== 'drop' ? plan.burst : undefined;
+    if (!burst || !facts) return this.queue(item, w);
+    await this.admitToBurst(burst.key, owed, facts, entry, item);
   }
 
   /**
    * Opens a burst (the alert is queued and becomes its anchor) or folds the alert into the open
-   * one. One transaction: the fold, its membership and the burst's rewrite are on disk together,
-   * and the alert is not told until Slack accepts a rewrite naming it. The store serialises
-   * admissions per destination, so two alerts for one person cannot both open a burst.
+   * one, as planDelivery says given the burst the store finds open. One transaction: the fold,
+   * its membership and the burst's rewrite are on disk together, and the alert is not told until
+   * Slack accepts a rewrite naming it. The store serialises admissions per destination, so two
+   * alerts for one person cannot both open a burst.
    */
-  private async admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): Promise<void> {
+  private async admitToBurst(destination: string, owed: Owed, facts: DeliveryFacts, entry: BurstEntry, item: QueuedAlert): Promise<void> {
     const { store, log } = this.options;
     const now = this.options.now();
-    const outcome = await store.admitToBurst(destination.key, item, entry, now, (open) =>
-      admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs),
-    );
+    const outcome = await store.admitToBurst(destination, item, entry, now, (open) => {
+      const plan = planDelivery(owed, withOpenBurst(facts, open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now));
+      if (plan.action === 'fold') return { grouped: true, anchorKey: plan.burst.anchorKey, rewriteAt: plan.burst.rewriteAt };
+      return { grouped: false, closesAt: (plan.action !== 'drop' && plan.burst?.closesAt) || now.getTime() + this.options.burst.windowMs };
+    });
     // Already queued, by another replica (ha) when it decided first: its outbox may not be the one
     // sending, so this one looks now rather than at its next timer tick.
     if (!outcome) return this.options.outbox.kick();
-    if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
+    if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
+  }
+
+  /** The owner's target, carrying the plan the sender follows (none: it is planned when sent). */
+  private ownerTarget(w: Workload, plan: Plan | undefined): Extract<OutboxTarget, { type: 'owner' }> {
+    const target = ownerTarget(w);
+    return plan && plan.action !== 'drop' ? { ...target, plan: storedPlan(plan, this.options.now()) } : target;
   }
 
   /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
@@ -183,7 +245,7 @@ export class Notifier implements AlertSink {
     return { ...rest, reader: readerFor(cluster) };
   }
 
-  private async prepareStuck(alert: OwedAlert): Promise<void> {
+  private async prepareStuck(alert: OwedAlert, plan: Plan | undefined): Promise<void> {
     const w = alert.workload;
     const { reader, ownerKeys } = this.enrichOptions(w.cluster);
     let workload = w;
@@ -204,12 +266,12 @@ export class Notifier implements AlertSink {
     if (this.options.currentState(workloadId(w)) !== w.state) return;
     const state = w.state as 'Pending' | 'Initializing';
     const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrlFor(w.cluster) }, this.options.now());
-    await this.queue(alert, workload, message, state.toLowerCase());
+    await this.queue({ key: alert.key, kind: state.toLowerCase(), target: this.ownerTarget(workload, plan), payload: message }, workload);
   }
 
-  private async queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): Promise<void> {
-    const queued = await this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
-    if (queued) this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
+  private async queue(item: QueuedAlert, w: Workload): Promise<void> {
+    const queued = await this.options.store.enqueue(item, this.options.now());
+    if (queued) this.options.log.info({ key: item.key, workload: `${w.namespace}/${w.name}`, kind: item.kind }, 'alert queued');
     // Kicked either way: a copy queued first by another replica (ha) is this outbox's to send if it leads.
     this.options.outbox.kick();
   }
@@ -233,13 +295,21 @@ function logFindingsOfAlert(e: Enriched) {
   return e.rawPods.length ? logAdvice(e.submission) : [];
 }
 
-type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };
+type QueuedAlert = { key: string; kind: string; target: Extract<OutboxTarget, { type: 'owner' }>; payload: SlackMessage };
+
+/** An owed alert as its plan sees it: the kind it is queued as, and whether it may burst. */
+function owedOf(alert: OwedAlert): Owed {
+  const w = alert.workload;
+  // A stuck warning is queued under its state's name (pending, initializing), like a state alert.
+  const kind = w.state.toLowerCase();
+  return { key: alert.key, kind, owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
+}
 
 function ownerTarget(w: Workload) {
   return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster) };
 }
 
-function burstEntry(key: string, e: Enriched): BurstEntry {
+function burstEntry(key: string, e: Pick<Enriched, 'workload' | 'site' | 'triage'>): BurstEntry {
   const w = e.workload;
   return {
     key,
