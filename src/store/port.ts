@@ -270,7 +270,59 @@ export interface HealthStore {
   close(): Promise<void>;
 }
 
-export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
+/**
+ * A follow-up thread: the alert a workload's later life is told under (README, "Follow-ups").
+ * One per chain (keys.ts followUpChain: cluster, namespace, name), so a resubmission finds the
+ * thread of the attempt before it. Kept in the store, never in memory only: threading survives
+ * restarts and failover. Written by notify/follow-ups.ts, decided by recovery/follow-up-plan.ts.
+ */
+export interface StoredFollowUpThread {
+  chain: string;
+  /** The alert the thread hangs under (`wl:<id>:Failed` or `:Stopped`); its ledger row says where it went. */
+  rootKey: string;
+  /** The workload (workloadId()) the thread follows now: the one alerted, or its latest resubmission. */
+  current: string;
+  /** The state of `current` as the thread last took note of it. */
+  lastState: string;
+  /** The state the root alert was about. */
+  alerted: 'Failed' | 'Stopped';
+  /** When the latest attempt failed or stopped (ISO): a resubmission counts within followups.window of it. */
+  endedAt: string;
+  /** What happened since the alert, in order (messages/follow-ups.ts FollowUpEvent). */
+  events: string[];
+  /** The root alert as it was posted: its first line is rewritten from it (chat.update replaces the whole message). */
+  rootPayload: OutboxPayload;
+  /** The Submission (recovery/submission.ts) of the attempt that failed or stopped last: names, never environment values. */
+  submission?: unknown;
+  /** Triage's category of the last failure, and whether a plain retry makes sense. */
+  category?: string;
+  transient?: boolean;
+  /** The workload's name and owner, and where its owner's follow-ups go (outbox owner target). */
+  name: string;
+  owner?: string;
+  project: string;
+  /** The mute scope of the workload (notify/mutes.ts muteTarget). */
+  muteScope: string;
+  updatedAt: string;
+}
+
+/** Follow-up threads, and the one coalesced edit of each root. */
+export interface FollowUpStore {
+  /** The threads of these chains that exist (one read for a slice of decisions). */
+  followUpThreads(chains: readonly string[]): Promise<Map<string, StoredFollowUpThread>>;
+  putFollowUpThread(thread: StoredFollowUpThread): Promise<void>;
+  /**
+   * Queues an edit of a message already sent, coalesced by key, in one transaction: an item of
+   * that key still queued gets the new target and payload (one pending chat.update per root, the
+   * latest); otherwise the edit is queued afresh, forgetting the ledger row of an edit sent
+   * before (an edit may be sent again: it says where things stand, not that they happened).
+   */
+  queueCoalescedEdit(item: NewOutboxItem, now: Date): Promise<'queued' | 'replaced'>;
+  /** Forgets threads not updated since `before` (past followups.window). */
+  pruneFollowUpThreads(before: Date): Promise<number>;
+}
+
+export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore, FollowUpStore {}
 
 /**
  * The order in which due items are sent, lowest first, by kind. When a node dies and hundreds of

@@ -1,0 +1,47 @@
+/** Follow-up threads over SQLite (port.ts FollowUpStore): one row per chain, its state as JSON. */
+import { outboxPriority, type NewOutboxItem, type StoredFollowUpThread } from '../port.js';
+import type { SqliteDatabase } from './database.js';
+
+/** Chains read per statement (SQLite's default limit on bound parameters is far above it). */
+const CHAINS_PER_READ = 200;
+
+export class SqliteFollowUps {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  followUpThreads(chains: readonly string[]): Map<string, StoredFollowUpThread> {
+    const found = new Map<string, StoredFollowUpThread>();
+    const unique = [...new Set(chains)];
+    for (let i = 0; i < unique.length; i += CHAINS_PER_READ) {
+      const slice = unique.slice(i, i + CHAINS_PER_READ);
+      const rows = this.db.prepare(`SELECT json FROM follow_up_threads WHERE chain IN (${slice.map(() => '?').join(', ')})`).all(...slice) as { json: string }[];
+      for (const row of rows) {
+        const thread = JSON.parse(row.json) as StoredFollowUpThread;
+        found.set(thread.chain, thread);
+      }
+    }
+    return found;
+  }
+
+  putFollowUpThread(thread: StoredFollowUpThread): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO follow_up_threads (chain, root_key, json, updated_at) VALUES (?, ?, ?, ?)')
+      .run(thread.chain, thread.rootKey, JSON.stringify(thread), thread.updatedAt);
+  }
+
+  queueCoalescedEdit(item: NewOutboxItem, now: Date): 'queued' | 'replaced' {
+    return this.db.transaction(() => {
+      const replaced = this.db.prepare('UPDATE outbox SET target = ?, payload = ? WHERE key = ?').run(JSON.stringify(item.target), JSON.stringify(item.payload), item.key).changes;
+      if (replaced) return 'replaced';
+      this.db.prepare('DELETE FROM ledger WHERE key = ?').run(item.key);
+      const at = now.toISOString();
+      this.db
+        .prepare('INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), at, at, outboxPriority(item));
+      return 'queued';
+    });
+  }
+
+  pruneFollowUpThreads(before: Date): number {
+    return this.db.prepare('DELETE FROM follow_up_threads WHERE updated_at < ?').run(before.toISOString()).changes;
+  }
+}
