@@ -22,6 +22,7 @@ import { MaintenanceService } from './maintenance/service.js';
 import { CleanupNudger } from './notify/cleanup.js';
 import { maintenanceDelivery } from './notify/maintenance-delivery.js';
 import { deliveryFor } from './notify/mutes.js';
+import { FollowUps } from './notify/follow-ups.js';
 import { Notifier } from './notify/notifier.js';
 import { Outbox } from './notify/outbox.js';
 import { outboxHooks } from './notify/outbox-hooks.js';
@@ -150,7 +151,19 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     : undefined;
   // The notifier asks what the cluster shows now; the reconciler, which feeds the notifier, knows.
   const reconcilerLater = new Late<WorkloadReconciler>('the reconciler');
-  const notifier = new Notifier({
+  const notifierLater = new Late<Notifier>('the notifier');
+  // Follow-ups in each alert's thread: told by the reconciler, opened by the notifier, sent by the outbox.
+  const followUps = new FollowUps({
+    store,
+    readerFor,
+    permalink: (channel, ts) => gateway.permalink(channel, ts),
+    windowMs: config.followups.window,
+    owe: (alert) => notifierLater.get().owed(alert),
+    queued: () => outbox.kick(),
+    now,
+    log: log.child({ component: 'follow-ups' }),
+  });
+  const notifier = notifierLater.set(new Notifier({
     store,
     outbox,
     log: log.child({ component: 'notifier' }),
@@ -162,7 +175,8 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     onSettled: archiver ? (workload) => (leadershipLater.get().leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
-  });
+    followUps,
+  }));
   // Owners are resolved to Slack users when their workloads are first seen, not when they fail.
   const ownerPrefetch = prefetchLater.set(
     new OwnerPrefetcher({
@@ -184,6 +198,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
       // A failure the bot missed while down, whose CR gives no time: its containers say when.
       finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
       sink: notifier,
+      followUps,
       // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
       onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
       onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
@@ -216,6 +231,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     liveWorkloads: () => reconciler.workloads().map(workloadId),
     keepMs: Math.max(...config.clusters.map((c) => c.lookbackHours * 3_600_000), config.cleanup.after, MIN_LEDGER_KEEP_MS),
     archive: archive ? { dir: archive.dir, retentionMs: archive.retention, maxTotalBytes: archive.maxTotalBytes, busy: () => archiver?.busyPaths() ?? [] } : undefined,
+    followUps: { windowMs: config.followups.window, prune: (before) => store.pruneFollowUpThreads(before) },
     log: log.child({ component: 'retention' }),
     now,
   });

@@ -35,7 +35,8 @@ const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pend
 export type Delivery = { action: 'send' } | { action: 'drop'; why: string } | { action: 'defer'; until: Date };
 
 export async function deliveryFor(store: Pick<PreferenceStore, 'activeMutes' | 'getSettings'>, userId: string, item: OutboxItem, now: Date): Promise<Delivery> {
-  if (item.target.type !== 'owner') return { action: 'send' };
+  // A follow-up (a thread reply, a root edit) is about an owner's workload: the same mutes hold.
+  if (item.target.type !== 'owner' && item.target.type !== 'thread') return { action: 'send' };
   const scopes = new Set((await store.activeMutes(userId, now)).map((m) => m.scope));
   if (scopes.has(muteScope.project(item.target.project))) return { action: 'drop', why: 'project muted' };
   if (item.target.workload && scopes.has(`workload:${item.target.workload}`)) return { action: 'drop', why: 'workload muted' };

@@ -15,6 +15,8 @@ import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
+import { buildFailedAgainDm } from '../messages/follow-ups.js';
+import type { AlertRelation, FollowUps } from './follow-ups.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
@@ -51,6 +53,8 @@ export interface NotifierOptions {
   onSettled?(workload: Workload): { path: string; done: Promise<string | undefined> } | undefined;
   maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
+  /** Threads of Failed and Stopped alerts (notify/follow-ups.ts): opened as alerts are queued; "failed again" escalates. */
+  followUps?: Pick<FollowUps, 'beforeAlert' | 'alerted'>;
 }
 
 export class Notifier implements AlertSink {
@@ -105,7 +109,8 @@ export class Notifier implements AlertSink {
     const archivePath = saved?.settled ? saved.value : undefined;
     const archivePending = archive && !saved?.settled ? archive.path : undefined;
     const w = enriched.workload;
-    const message = buildWorkloadAlert({
+    const relation = await this.relationOf(alert);
+    const input = {
       workload: w,
       state: alert.workload.state,
       triage: enriched.triage,
@@ -115,10 +120,39 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
-    });
+    };
+    // A workload whose earlier alert has a thread and fails again: a new DM linking that thread.
+    const message = relation.failedAgain ? buildFailedAgainDm(input, relation.failedAgain) : buildWorkloadAlert(input);
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
+    await this.queueSettled(alert, enriched, message, kind);
+  }
+
+  private async queueSettled(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string): Promise<void> {
+    const folded = await this.queueOrFold(alert, enriched, message, kind);
+    try {
+      // Queued before (a crash, another replica) when undefined: whether it was folded is not known
+      // here, so its first line is never edited (replies still go under it).
+      await this.options.followUps?.alerted(alert, enriched.workload, message, enriched.triage, folded ?? true);
+    } catch (err) {
+      // The alert is queued whatever happens here; only its follow-ups are lost.
+      this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot keep the alert\'s thread; it gets no follow-ups');
+    }
+  }
+
+  private async relationOf(alert: OwedAlert): Promise<AlertRelation> {
+    try {
+      return (await this.options.followUps?.beforeAlert(alert)) ?? {};
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot read the alert\'s earlier thread; sent as a plain alert');
+      return {};
+    }
+  }
+
+  /** Queues the alert or folds it into a burst: whether it was folded, undefined when it was already queued. */
+  private async queueOrFold(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string): Promise<boolean | undefined> {
+    const w = enriched.workload;
     const entry = burstEntry(alert.key, enriched);
     this.ops.count(entry);
     const item = { key: alert.key, kind, target: ownerTarget(w), payload: message };
@@ -128,8 +162,11 @@ export class Notifier implements AlertSink {
     } catch (err) {
       this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is sent on its own');
     }
-    if (!destination) return this.queue(alert, w, message, kind);
-    await this.admitToBurst(destination, entry, item);
+    if (!destination) {
+      await this.queue(alert, w, message, kind);
+      return false;
+    }
+    return this.admitToBurst(destination, entry, item);
   }
 
   /**
@@ -138,7 +175,7 @@ export class Notifier implements AlertSink {
    * and the alert is not told until Slack accepts a rewrite naming it. The store serialises
    * admissions per destination, so two alerts for one person cannot both open a burst.
    */
-  private async admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): Promise<void> {
+  private async admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): Promise<boolean | undefined> {
     const { store, log } = this.options;
     const now = this.options.now();
     const outcome = await store.admitToBurst(destination.key, item, entry, now, (open) =>
@@ -146,10 +183,14 @@ export class Notifier implements AlertSink {
     );
     // Already queued, by another replica (ha) when it decided first: its outbox may not be the one
     // sending, so this one looks now rather than at its next timer tick.
-    if (!outcome) return this.options.outbox.kick();
+    if (!outcome) {
+      this.options.outbox.kick();
+      return undefined;
+    }
     if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
+    return outcome.folded;
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {

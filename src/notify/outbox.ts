@@ -25,6 +25,7 @@ import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
 import { escapeMrkdwn } from '../messages/mrkdwn.js';
+import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 import type { Delivery } from './mutes.js';
 import type { OwnerDirectory } from './owners.js';
 
@@ -37,6 +38,8 @@ import type { OwnerDirectory } from './owners.js';
 export interface SlackPoster {
   post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
   update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
+  /** A reply in a thread (chat.postMessage with thread_ts), never broadcast: follow-ups (notify/follow-up-delivery.ts). */
+  reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
 }
 
 export class SlackSendError extends Error {
@@ -239,6 +242,7 @@ export class Outbox {
     const target = item.target;
     if (target.type === 'burst') return this.rewriteBurst(item, target.anchorKey);
     if (target.type === 'update') return this.rewrite(item, target.anchorKey);
+    if (target.type === 'thread') return sendFollowUp(item, target, this.followUpContext());
     if (target.type === 'channel') {
       channel = target.channel;
       recipient = target.channel;
@@ -276,6 +280,20 @@ export class Outbox {
     await this.recordAccepted(item, 'completeOutbox', () =>
       store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
     );
+  }
+
+  /** What a follow-up's send (follow-up-delivery.ts) shares with the rest of the outbox. */
+  private followUpContext(): FollowUpSendContext {
+    return {
+      store: this.options.store,
+      slack: this.options.slack,
+      delivery: (userId, item) => this.options.delivery(userId, item),
+      withPause: (channel, method, call) => this.withPause(channel, method, call),
+      recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
+      write: (op, call) => this.write(op, call),
+      now: () => this.options.now(),
+      log: this.options.log,
+    };
   }
 
   /**

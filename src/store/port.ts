@@ -42,7 +42,13 @@ export type OutboxTarget =
   /** Rewrite the message already sent under `anchorKey` (chat.update). */
   | { type: 'update'; anchorKey: string }
   /** Rewrite the burst anchored at `anchorKey` to list its stored entries (built when sent). */
-  | { type: 'burst'; anchorKey: string };
+  | { type: 'burst'; anchorKey: string }
+  /**
+   * A follow-up about an owner's workload under the alert `rootKey` (notify/follow-up-delivery.ts):
+   * a reply in its thread, or with `edit`, the alert itself rewritten. `project` and `workload`
+   * are the mute scopes, as for an owner target.
+   */
+  | { type: 'thread'; rootKey: string; project: string; workload?: string; edit?: boolean };
 
 /** As a builder in src/messages made it; stored as JSON and read back unchanged. */
 export interface OutboxPayload {
@@ -303,6 +309,8 @@ export interface StoredFollowUpThread {
   project: string;
   /** The mute scope of the workload (notify/mutes.ts muteTarget). */
   muteScope: string;
+  /** The alert was folded into another's burst: replies go under that message, its first line is not edited. */
+  folded?: boolean;
   updatedAt: string;
 }
 
@@ -346,6 +354,7 @@ const ALERT_KINDS = new Set(['failed', 'stopped', 'completed']);
 
 export function outboxPriority(item: Pick<NewOutboxItem, 'kind' | 'target'>): number {
   if (item.target.type === 'burst' || item.target.type === 'update' || item.kind === 'burst') return OUTBOX_PRIORITY.rewrite;
+  if (item.target.type === 'thread' && item.target.edit) return OUTBOX_PRIORITY.rewrite;
   if (ALERT_KINDS.has(item.kind)) return OUTBOX_PRIORITY.alert;
   if (item.kind === 'cleanup') return OUTBOX_PRIORITY.nudge;
   return OUTBOX_PRIORITY.other;
