@@ -26,7 +26,7 @@ import { withTimeout } from '../lib/timeout.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildResubmittedReply, buildStateFollowUp, rootStatusLine, withRootStatus, type EarlierAlert, type FollowUpEvent } from '../messages/follow-ups.js';
-import { planFollowUp, resubmissionAdvice, rootWorkloadId, type FollowUpSight } from '../recovery/follow-up-plan.js';
+import { planFollowUp, resubmissionAdvice, rootWorkloadId, statusEvents, type FollowUpSight } from '../recovery/follow-up-plan.js';
 import { submissionOf, type Submission } from '../recovery/submission.js';
 import type { FollowUpStore, LedgerStore, NewOutboxItem, OutboxStore, StoredFollowUpThread } from '../store/port.js';
 import type { TriageResult } from '../triage/types.js';
@@ -115,7 +115,7 @@ export class FollowUps {
     const chain = followUpChain(w);
     const thread = (await this.options.store.followUpThreads([chain])).get(chain);
     if (!thread || thread.current !== workloadId(w) || alert.key === thread.rootKey) return {};
-    const failures = (thread.alerted === 'Failed' ? 1 : 0) + thread.events.filter((e) => e === 'failed').length + (thread.events.at(-1) === 'resubmitted' ? 1 : 0);
+    const failures = (thread.alerted === 'Failed' ? 1 : 0) + thread.events.filter((e) => e === 'failed').length;
     const root = await this.options.store.ledgerEntry(thread.rootKey);
     const permalink = root?.channel && root.ts ? await this.options.permalink(root.channel, root.ts).catch(() => undefined) : undefined;
     return { failedAgain: { permalink, failures: Math.max(2, failures) } };
@@ -168,7 +168,7 @@ export class FollowUps {
   private async queueRootEdit(thread: StoredFollowUpThread): Promise<void> {
     // An alert folded into another's burst shares that message: its line is not the root's first.
     if (thread.folded) return;
-    const line = rootStatusLine(thread.alerted, thread.events as FollowUpEvent[]);
+    const line = rootStatusLine(thread.alerted, statusEvents(thread.events as FollowUpEvent[]));
     const payload = withRootStatus(thread.rootPayload as SlackMessage, thread.name, line);
     await this.options.store.queueCoalescedEdit({ key: rootEditKey(thread.rootKey), kind: 'root-edit', target: this.threadTarget(thread, true), payload }, this.options.now());
   }

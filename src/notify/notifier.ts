@@ -126,11 +126,12 @@ export class Notifier implements AlertSink {
     const kind = alert.workload.state.toLowerCase();
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
-    await this.queueSettled(alert, enriched, message, kind);
+    await this.queueSettled(alert, enriched, message, kind, relation);
   }
 
-  private async queueSettled(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string): Promise<void> {
-    const folded = await this.queueOrFold(alert, enriched, message, kind);
+  private async queueSettled(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string, relation: AlertRelation): Promise<void> {
+    // The escalation is a DM of its own: folded into a burst it would rewrite the very alert whose thread it links.
+    const folded = relation.failedAgain ? (await this.queue(alert, enriched.workload, message, kind), false) : await this.queueOrFold(alert, enriched, message, kind);
     try {
       // Queued before (a crash, another replica) when undefined: whether it was folded is not known
       // here, so its first line is never edited (replies still go under it).

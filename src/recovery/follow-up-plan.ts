@@ -79,14 +79,28 @@ export function planFollowUp(thread: StoredFollowUpThread | undefined, sight: Fo
   const created = Date.parse(w.createdAt ?? '') || now.getTime();
   // Created after the attempt before it ended (not an older object seen late), and within the window.
   if (created < ended - 60_000 || now.getTime() - ended > windowMs) return { action: 'none' };
-  const events = [...thread.events, 'resubmitted' as const];
+  // Seen first already running (or ended): where it stands goes into the root's line with it;
+  // the resubmitted reply is the one said (a failure is the reconciler's alert, the escalation).
+  const seq = thread.events.length + 1;
+  const already = EVENT_OF_STATE[w.state];
+  const events: FollowUpEvent[] = [...(thread.events as FollowUpEvent[]), 'resubmitted', ...(already && already !== 'deleted' ? [already] : [])];
   return {
     action: 'tell',
     event: 'resubmitted',
-    seq: events.length,
+    seq,
     thread: { ...thread, current: id, lastState: w.state, events, updatedAt: at },
     resubmission: true,
   };
+}
+
+/**
+ * The events the root's first line is made from: everything after the last resubmission, and
+ * the resubmissions themselves ("Failed → resubmitted, running", not "…, deleted" for the
+ * attempt before it that was cleaned up).
+ */
+export function statusEvents(events: readonly FollowUpEvent[]): FollowUpEvent[] {
+  const last = events.lastIndexOf('resubmitted');
+  return events.filter((e, i) => e === 'resubmitted' || i > last);
 }
 
 /** What the resubmission reply says: the changes since the attempt before, and the guide's verdict on them. */
