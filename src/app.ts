@@ -3,12 +3,11 @@
  * reverse. No logic lives here; each loop and decision is in its module.
  */
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
 import { opsHandlers, startOpsServer } from './ops/server.js';
 import { adoptSingleClusterStore, loadClusterKubeConfigs, loadKubeConfig, openStore } from './ops/open.js';
-import { listenError, StartupError } from './ops/startup.js';
+import { StartupError } from './ops/startup.js';
 import { buildParts } from './parts.js';
-import type { SlackApp } from './slack/app.js';
+import { delay, startClusters, startSlack } from './parts/start.js';
 import type { Bot, BotOptions } from './bot.js';
 
 export { loadKubeConfig, StartupError };
@@ -25,7 +24,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     throw err;
   });
   const parts = buildParts({ config, log, now, store, kubeConfigs, announce: options.announce, watcher: options.watcher });
-  const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
+  const { metrics, clusters, readerFor, slackApp, outbox, ownerPrefetch, archiver, notifier, logTips, reconciler, maintenance, cleanup, retention, leadership, elector, feedMirror, gauges, checks, run } = parts;
 
   // Before connecting to Slack: a taken ops.port is reported before anything else starts.
   const readiness = { checks, leader: () => leadership.leading, clusters: () => clusters.map((c) => c.status()) };
@@ -40,18 +39,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     throw err;
   });
 
-  // Each cluster discovers, lists and syncs on its own (retrying while it cannot be reached).
-  // Start waits for all of them, but once one has synced, no longer than clusterStartWaitMs for the rest.
-  const syncing = clusters.map((cluster) =>
-    cluster.start().catch((err: unknown) => log.error({ cluster: cluster.name, err: (err as Error).message }, 'watching the cluster failed')),
-  );
-  await Promise.race([
-    Promise.all(syncing),
-    Promise.any(syncing.map((s, i) => s.then(() => (clusters[i].synced ? undefined : Promise.reject(new Error('not synced')))))).then(
-      () => delay(options.clusterStartWaitMs ?? 10_000),
-      () => new Promise<void>(() => undefined), // none synced: wait for all (today's single-cluster rule)
-    ),
-  ]);
+  // Once one cluster has synced, no longer than clusterStartWaitMs for the rest (parts/start.ts).
+  await startClusters(clusters, options.clusterStartWaitMs ?? 10_000, log);
   // The schedules and the outbox's sending are the leader's (ops/leadership.ts); without ha the one replica leads.
   if (elector) await elector.start();
   else leadership.lead();
@@ -88,6 +77,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     settle: async () => {
       await reconciler.idle();
       await notifier.idle();
+      await logTips.idle();
       await outbox.flush();
     },
     checkStuck: () => reconciler.checkStuck(),
@@ -103,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         // Finish what is being decided, prepared and sent; what is left stays queued in the store.
         await Promise.race([reconciler.idle(), delay(3000)]);
         await Promise.race([notifier.flushBursts(), delay(2000)]);
-        await Promise.race([Promise.all([notifier.idle(), archiver?.idle()]), delay(5000)]);
+        await Promise.race([Promise.all([notifier.idle(), logTips.idle(), archiver?.idle()]), delay(5000)]);
         await Promise.race([outbox.stop(), delay(3000)]);
         await slackApp.stop().catch(() => undefined);
         await new Promise<void>((resolve) => opsServer.close(() => resolve()));
@@ -112,17 +102,4 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         log.info('runai-slack-bot stopped');
       })()),
   };
-}
-
-/** HTTP mode: the port of /slack/events, once it listens. Socket Mode: undefined. */
-async function startSlack(slackApp: SlackApp, config: Config): Promise<number | undefined> {
-  if (config.slack.mode !== 'http') return void (await slackApp.start());
-  const server = await slackApp.start(config.slack.port).catch((err: unknown) => {
-    throw listenError(err, 'slack.port', config.slack.port);
-  });
-  return (server!.address() as AddressInfo).port;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

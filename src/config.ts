@@ -147,8 +147,10 @@ const fileSchema = z.strictObject({
       /** Alerts across the cluster within one burst window that earn the operators a summary. */
       opsBurstThreshold: z.number().int().min(2).default(10),
       logTailLines: z.number().int().min(1).max(1000).default(15),
+      /** A Completed workload whose log ends in an error its `| tee` likely hid gets its owner a DM (unlike ordinary completions). */
+      maskedFailures: z.boolean({ error: 'must be true or false' }).default(true),
     })
-    .default({ pendingAfter: 30 * 60_000, initializingAfter: 15 * 60_000, burstWindow: 30_000, opsBurstThreshold: 10, logTailLines: 15 }),
+    .default({ pendingAfter: 30 * 60_000, initializingAfter: 15 * 60_000, burstWindow: 30_000, opsBurstThreshold: 10, logTailLines: 15, maskedFailures: true }),
   maintenance: z
     .strictObject({
       feed: z.string().min(1),

@@ -7,6 +7,8 @@
  *   burst:<anchor key>         the rewrite of the burst anchored at that alert
  *   ops-burst:<ISO time>       the operators' summary of a burst that began then
  *   cleanup:<owner>:<day>      one owner's cleanup nudge on one UTC day (YYYY-MM-DD)
+ *   tip:<finding>:<week>:<owner> one owner's log-saving tip of that finding kind in week n (UTC
+ *                              weeks since the epoch; log-tips.ts also reads week n-1's for a rolling week)
  *   mw:<reminder>              a maintenance reminder (its key is maintenance/plan.ts's own)
  *   archive:problem:<kind>:<n> the log archive's problem of that kind in generation n
  *   archive:recovered:<n>      the log archive working again, ending generation n
@@ -27,6 +29,7 @@ export const KEY_PREFIX = {
   burst: 'burst:',
   opsBurst: 'ops-burst:',
   cleanup: 'cleanup:',
+  tip: 'tip:',
   maintenance: 'mw:',
   archiveProblem: 'archive:problem:',
   archiveRecovered: 'archive:recovered:',
@@ -42,6 +45,7 @@ export type Key =
   | { kind: 'burst'; anchor: string }
   | { kind: 'ops-burst'; openedAt: string }
   | { kind: 'cleanup'; owner: string; day: string }
+  | { kind: 'tip'; finding: string; week: number; owner: string }
   | { kind: 'maintenance'; reminder: string }
   | { kind: 'archive-problem'; problem: string; generation: number }
   | { kind: 'archive-recovered'; generation: number }
@@ -67,6 +71,18 @@ export function opsBurstKey(openedAt: Date): string {
 /** One owner's nudge on the UTC day of `now`. */
 export function cleanupKey(owner: string, now: Date): string {
   return `${KEY_PREFIX.cleanup}${owner}:${now.toISOString().slice(0, 10)}`;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/** The week a tip key counts in: whole weeks since the epoch (UTC). */
+export function tipWeek(now: Date): number {
+  return Math.floor(now.getTime() / WEEK_MS);
+}
+
+/** One owner's tip about one kind of finding (a name without `:`) in one week (tipWeek()). */
+export function tipKey(owner: string, finding: string, week: number): string {
+  return `${KEY_PREFIX.tip}${finding}:${week}:${owner}`;
 }
 
 export function maintenanceKey(reminder: string): string {
@@ -128,6 +144,11 @@ export function parseKey(key: string): Key | undefined {
   }
   if ((tail = rest(KEY_PREFIX.opsBurst)) !== undefined) return { kind: 'ops-burst', openedAt: tail };
   if ((tail = rest(KEY_PREFIX.maintenance)) !== undefined) return { kind: 'maintenance', reminder: tail };
+  if ((tail = rest(KEY_PREFIX.tip)) !== undefined) {
+    // The owner is last and may hold `:`; the finding and the week do not.
+    const match = /^([^:]+):(\d+):(.+)$/s.exec(tail);
+    return match ? { kind: 'tip', finding: match[1], week: Number(match[2]), owner: match[3] } : undefined;
+  }
   if ((tail = rest(KEY_PREFIX.cleanup)) !== undefined) {
     const [owner, day] = splitAtLast(tail);
     return owner && DAY.test(day) ? { kind: 'cleanup', owner, day } : undefined;
@@ -194,10 +215,10 @@ export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KE
 
 /**
  * Ledger keys retention may prune once old (and not about a workload still seen): losing them
- * cannot cause a repeat, since what they record is past its lookback or its day. Maintenance
+ * cannot cause a repeat, since what they record is past its lookback, its day or its week. Maintenance
  * and archive keys stay for ever: a reminder or a problem report must never go out twice.
  */
-export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit] as const;
+export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit] as const;
 
 /** Of old ledger keys under PRUNABLE_KEY_PREFIXES, those retention removes: all but a `live` workload's. */
 export function prunableKeys(keys: readonly string[], live: ReadonlySet<string>): string[] {

@@ -150,6 +150,8 @@ export interface UserSettings {
   completed: boolean;
   /** Warn me about workloads stuck in Pending or Initializing. */
   pending: boolean;
+  /** One log-saving tip the first time a workload of mine runs with a finding (at most one a week per kind). */
+  tips: boolean;
   /** Hold messages during these local hours (HH:MM–HH:MM, may span midnight) and send them after. */
   quietHours?: { from: string; to: string; timezone: string };
 }

@@ -11,7 +11,13 @@ describe('config', () => {
     expect(config.cluster).toMatchObject({ mode: 'watch', pollIntervalSeconds: 30, namespaces: [], lookbackHours: 24 });
     expect(config.store.path).toBe('./runai-slack-bot.db');
     expect(config.alerts.pendingAfter).toBe(30 * 60_000);
+    expect(config.alerts.maskedFailures).toBe(true);
     expect(config.cleanup).toEqual({ after: 3 * 86_400_000, cron: '0 9 * * 1' });
+  });
+
+  it('turns masked-failure DMs off with alerts.maskedFailures: false, and refuses what is not a boolean', () => {
+    expect(parseConfig({ alerts: { maskedFailures: false } }).alerts.maskedFailures).toBe(false);
+    expect(problemsOf(() => parseConfig({ alerts: { maskedFailures: 'no' } })).join('\n')).toMatch(/alerts\.maskedFailures.*true or false/);
   });
 
   it('puts the store in PostgreSQL with store.url or DATABASE_URL, the file winning, and refuses other URLs', () => {

@@ -12,6 +12,8 @@ import {
   parseKey,
   prunableKeys,
   stuckKey,
+  tipKey,
+  tipWeek,
   workloadOfKey,
   type BurstDestination,
   type Key,
@@ -31,6 +33,8 @@ describe('keys: each kind built and read back', () => {
     ['an operators\' summary', opsBurstKey(new Date('2026-11-30T10:00:00.000Z')), { kind: 'ops-burst', openedAt: '2026-11-30T10:00:00.000Z' }],
     ['a cleanup nudge', cleanupKey('alice@example.org', DAY), { kind: 'cleanup', owner: 'alice@example.org', day: '2026-11-30' }],
     ['a cleanup nudge for an owner holding colons', cleanupKey('oidc:team:alice', DAY), { kind: 'cleanup', owner: 'oidc:team:alice', day: '2026-11-30' }],
+    ['a log-saving tip', tipKey('alice@example.org', 'masked-exit', 2917), { kind: 'tip', finding: 'masked-exit', week: 2917, owner: 'alice@example.org' }],
+    ['a tip for an owner holding colons', tipKey('oidc:team:alice', 'buffered-output', 0), { kind: 'tip', finding: 'buffered-output', week: 0, owner: 'oidc:team:alice' }],
     ['a maintenance reminder', maintenanceKey('uid-1|2026-12-01T08:00:00.000Z#advance:86400000'), { kind: 'maintenance', reminder: 'uid-1|2026-12-01T08:00:00.000Z#advance:86400000' }],
     ['a feed notice', maintenanceKey('feed:2026-11-30T10:00:00.000Z:failing'), { kind: 'maintenance', reminder: 'feed:2026-11-30T10:00:00.000Z:failing' }],
     ['an archive problem', archiveProblemKey('disk-full', 3), { kind: 'archive-problem', problem: 'disk-full', generation: 3 }],
@@ -69,6 +73,9 @@ describe('keys: strings that are not keys', () => {
     ['a cleanup nudge without a day', 'cleanup:alice'],
     ['a cleanup nudge with a bad day', 'cleanup:alice:monday'],
     ['a cleanup nudge without an owner', 'cleanup::2026-11-30'],
+    ['a tip without a week', 'tip:masked-exit:alice'],
+    ['a tip without an owner', 'tip:masked-exit:12:'],
+    ['a tip without a finding', 'tip::12:alice'],
     ['an archive problem without a generation', 'archive:problem:disk-full'],
     ['an archive recovery that is not a number', 'archive:recovered:x'],
     ['an unknown kind', 'upd:wl:u1:Failed'],
@@ -86,6 +93,7 @@ describe('keys: the workload a key is about', () => {
     [burstRewriteKey('mw:w1'), undefined],
     [opsBurstKey(new Date(0)), undefined],
     [cleanupKey('wl', DAY), undefined],
+    [tipKey('wl:u1:Failed', 'masked-exit', 1), undefined],
     ['mw:x:wl:u1:Failed', undefined],
   ])('%s → %s', (key, workload) => {
     expect(workloadOfKey(key)).toBe(workload);
@@ -94,6 +102,13 @@ describe('keys: the workload a key is about', () => {
   it('keeps a live workload\'s keys from retention and lets everything else prunable go', () => {
     const keys = [alertKey('gone', 'Failed'), alertKey('live', 'Failed'), burstRewriteKey(alertKey('gone', 'Failed')), burstRewriteKey(alertKey('live', 'Failed')), opsBurstKey(new Date(0)), cleanupKey('live', DAY)];
     expect(prunableKeys(keys, new Set(['live']))).toEqual(['wl:gone:Failed', 'burst:wl:gone:Failed', 'ops-burst:1970-01-01T00:00:00.000Z', 'cleanup:live:2026-11-30']);
+  });
+
+  it('counts tip weeks in whole UTC weeks since the epoch', () => {
+    expect(tipWeek(new Date(0))).toBe(0);
+    expect(tipWeek(new Date(7 * 86_400_000 - 1))).toBe(0);
+    expect(tipWeek(new Date(7 * 86_400_000))).toBe(1);
+    expect(tipKey('bob', 'masked-exit', tipWeek(DAY))).toBe(`tip:masked-exit:${Math.floor(DAY.getTime() / (7 * 86_400_000))}:bob`);
   });
 });
 
@@ -105,6 +120,7 @@ describe('keys: the same key once the unnamed cluster is named', () => {
     ['an alert already in a named cluster', alertKey(`gpu-west/${UID}`, 'Failed'), undefined],
     ['a rewrite already in a named cluster', burstRewriteKey(alertKey(`gpu-west/${UID}`, 'Failed')), undefined],
     ['a cleanup nudge (about a person)', cleanupKey('alice', DAY), undefined],
+    ['a tip (about a person)', tipKey('alice', 'masked-exit', 3), undefined],
     ['a maintenance reminder', maintenanceKey('w1#start'), undefined],
     ['not a key', 'wl:u1:Exploded', undefined],
   ])('%s', (_, key, named) => {

@@ -39,6 +39,8 @@ export interface LogRequest {
   previous?: boolean;
   tailLines?: number;
   limitBytes?: number;
+  /** Each line prefixed with when it was written (RFC 3339, as `kubectl logs --timestamps`). */
+  timestamps?: boolean;
 }
 
 /**
@@ -148,9 +150,9 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
       }
     },
 
-    async readLog({ namespace, pod, container, previous, tailLines, limitBytes }, signal) {
+    async readLog({ namespace, pod, container, previous, tailLines, limitBytes, timestamps }, signal) {
       reader.requests++;
-      const text = await core.readNamespacedPodLog({ name: pod, namespace, container, previous, tailLines, limitBytes }, withSignal(signal));
+      const text = await core.readNamespacedPodLog({ name: pod, namespace, container, previous, tailLines, limitBytes, ...(timestamps && { timestamps }) }, withSignal(signal));
       return typeof text === 'string' ? text : String(text ?? '');
     },
 

@@ -6,6 +6,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Workload } from '../model.js';
+import type { CheckpointReading } from '../recovery/checkpoint.js';
 import type { MaintenanceConfig } from './config.js';
 import type { FeedCacheEntry, FeedFetchResult } from './feed.js';
 import type { MaintenanceLedger } from './ledger.js';
@@ -36,6 +37,12 @@ export interface MaintenanceDeps {
   /** DM a workload owner (cluster identity); the caller maps it to a Slack user. */
   dm(owner: string, msg: SlackMessage, key: string): Promise<void>;
   runningWorkloads(): Workload[];
+  /**
+   * What each workload's log says of its last checkpoint, in their order (notify/checkpoints.ts:
+   * bounded, concurrency-limited, a failed read is a reading with a problem). Absent: the owners'
+   * DM lists the workloads without it.
+   */
+  checkpointsOf?(workloads: readonly Workload[]): Promise<CheckpointReading[]>;
   config: MaintenanceConfig;
   now(): Date;
   log: MaintenanceLog;
@@ -47,6 +54,8 @@ const LOOKBACK_MS = 7 * DAY;
 /** How far ahead windows are listed (upcoming(), the Home tab), at least. */
 const HORIZON_MS = 60 * DAY;
 const PLAN_CRON = '* * * * *';
+/** Logs read for one owner's DM: the first this many of their running workloads get a checkpoint line. */
+export const CHECKPOINTS_PER_DM = 20;
 
 interface ParsedFeed {
   body: string;
@@ -263,17 +272,30 @@ export class MaintenanceService {
       byOwner.set(w.owner, [...(byOwner.get(w.owner) ?? []), w]);
     }
     const sent = await this.deps.ledger.sentKeys();
+    const due = [...byOwner].filter(([owner]) => !sent.has(`${reminder.key}:${owner}`));
+    // All owners' logs are read at once (the reader bounds how many at a time), before any DM.
+    const readings = await Promise.all(due.map(([, workloads]) => this.checkpoints(workloads)));
     const failures: string[] = [];
-    for (const [owner, workloads] of byOwner) {
+    for (const [i, [owner, workloads]] of due.entries()) {
       const key = `${reminder.key}:${owner}`;
-      if (sent.has(key)) continue;
       try {
-        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context()), key);
+        await this.deps.dm(owner, buildOwnerNotice(reminder.window, workloads, this.context(), readings[i]), key);
         await this.deps.ledger.markSent(key, now);
       } catch (err) {
         failures.push(`${owner}: ${errorText(err)}`);
       }
     }
     if (failures.length) throw new Error(`owner DMs failed for ${failures.join('; ')}`);
+  }
+
+  /** The checkpoint readings of the first CHECKPOINTS_PER_DM workloads; none when they cannot be had (the DM goes out anyway). */
+  private async checkpoints(workloads: Workload[]): Promise<Array<CheckpointReading | undefined>> {
+    if (!this.deps.checkpointsOf) return [];
+    try {
+      return await this.deps.checkpointsOf(workloads.slice(0, CHECKPOINTS_PER_DM));
+    } catch (err) {
+      this.deps.log.warn({ err: errorText(err) }, 'checkpoints not read for a maintenance DM; sending it without them');
+      return [];
+    }
   }
 }

@@ -36,6 +36,11 @@ export interface WorkloadAlert {
   logProblem?: string;
   /** Lines of the log's tail to show (alerts.logTailLines). */
   snippetLines?: number;
+  /**
+   * Why the log may be short, from the workload's own command (log-advice.ts logLossLine: mrkdwn
+   * with its workload text already escaped); shown when the log was short or lost.
+   */
+  logLossLine?: string;
 }
 
 export const STATE_ICON: Record<LifecycleState, string> = {
@@ -164,6 +169,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
   const snippet = triage?.snippet && lastLines(triage.snippet, alert.snippetLines ?? 15);
   if (snippet) blocks.push(escapedCodeBlock(`*Last lines of the log*${site?.previous ? ' (previous run of the container)' : ''}:`, snippet));
   if (alert.logProblem) blocks.push(context(`Logs: ${forMrkdwn(alert.logProblem)}`));
+  if (alert.logLossLine) blocks.push(section(truncate(alert.logLossLine, LIMITS.sectionText)));
 
   blocks.push(section(`*Next step* (cluster guide): ${guide.nextAction}`));
   if (state === 'Failed' && triage) blocks.push(verdictSection(triage));

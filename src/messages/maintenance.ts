@@ -9,6 +9,8 @@ import type { DueReminder, MaintenanceWindow, Workload } from '../model.js';
 import { context, divider, header, section, type Block, type ContextBlock, type SlackMessage } from './blocks.js';
 import { forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 import { onCluster, qualifiedName } from './cluster.js';
+import type { CheckpointReading } from '../recovery/checkpoint.js';
+import { checkpointNote } from './status-notes.js';
 
 export type { SlackMessage };
 
@@ -151,18 +153,39 @@ function workloadLine(w: Workload): string {
   return `• ${forInlineCode(w.name, 120)} in ${forMrkdwn(w.project)}${onCluster(w)} (${forMrkdwn(w.kind)})`;
 }
 
-/** One DM for one owner, listing all their running workloads. */
-export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[], ctx: MessageContext): SlackMessage {
+/** A section's text stays under Slack's 3,000 characters with room for the escaping's growth. */
+const SECTION_BUDGET = 2800;
+
+/**
+ * One DM for one owner, listing all their running workloads; `checkpoints[i]`, when given, is
+ * what the log of `workloads[i]` says of its last checkpoint (notify/checkpoints.ts).
+ */
+export function buildOwnerNotice(window: MaintenanceWindow, workloads: Workload[], ctx: MessageContext, checkpoints: ReadonlyArray<CheckpointReading | undefined> = []): SlackMessage {
   const title = `⚠️ Maintenance ${timeUntil(window.start, ctx.now)}: your running workloads`;
   const intro = `${plural(workloads.length, 'workload')} of yours ${workloads.length === 1 ? 'is' : 'are'} running and will be affected by *${forMrkdwn(window.summary)}*.`;
   const blocks: Block[] = [header(title), section(`${intro}\n${detailLines(window, ctx)}`)];
   // Room left for list sections: the header, the intro, a divider, the advice, maybe a "more" line.
   const listRoom = MAX_BLOCKS - blocks.length - 3;
-  const shown = workloads.slice(0, listRoom * WORKLOADS_PER_SECTION);
-  for (let i = 0; i < shown.length; i += WORKLOADS_PER_SECTION) {
-    blocks.push(section(shown.slice(i, i + WORKLOADS_PER_SECTION).map(workloadLine).join('\n')));
+  let shown = 0;
+  let lines: string[] = [];
+  let size = 0;
+  const room = () => blocks.length < 2 + listRoom;
+  for (let i = 0; i < workloads.length && room(); i++) {
+    const reading = checkpoints[i];
+    const line = `${workloadLine(workloads[i])}${reading ? `\n      ${truncate(checkpointNote(reading, ctx.now), 400)}` : ''}`;
+    if (lines.length && (lines.length === WORKLOADS_PER_SECTION || size + line.length + 1 > SECTION_BUDGET)) {
+      blocks.push(section(lines.join('\n')));
+      lines = [];
+      size = 0;
+      if (!room()) break;
+    }
+    lines.push(line);
+    size += line.length + 1;
+    shown = i + 1;
   }
-  if (shown.length < workloads.length) blocks.push(context(`…and ${workloads.length - shown.length} more.`));
+  if (lines.length && room()) blocks.push(section(lines.join('\n')));
+  else if (lines.length) shown -= lines.length;
+  if (shown < workloads.length) blocks.push(context(`…and ${workloads.length - shown} more.`));
   blocks.push(divider, adviceBlock(OWNER_ADVICE));
   const text = `${forMrkdwn(title)}: ${workloads.slice(0, 5).map((w) => forMrkdwn(qualifiedName(w))).join(', ')}${workloads.length > 5 ? ', …' : ''}`;
   return { text, blocks };

@@ -10,6 +10,9 @@ import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
 import { describeTermination, runaiUiLink, STATE_ICON, verdictSection } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
+import type { CheckpointReading } from '../recovery/checkpoint.js';
+import type { LogFinding } from '../recovery/log-advice.js';
+import { checkpointNote, logFindingsSection } from './status-notes.js';
 import { clusterCode, clusterField, clusterNote, nameCode, onCluster, qualifiedName } from './cluster.js';
 
 /** The one answer for "no such workload" and "not yours to see": identical, so it reveals nothing. */
@@ -20,6 +23,7 @@ export function refusalMessage(name: string): SlackMessage {
 
 export const USAGE_LINES: ReadonlyArray<[string, string]> = [
   ['/runai list', 'my workloads, grouped by state, newest first'],
+  ['/runai list [-p PROJECT] [--cluster C] [--state failed|pending|running]', 'every workload I may see (mine, my projects\', or all for admins) that matches'],
   ['/runai status NAME [-p PROJECT]', 'state, what it means, what to do next, pods and times'],
   ['/runai logs NAME [-p PROJECT] [--tail N]', `the last N log lines (default 50, at most 1000), secrets redacted`],
   ['/runai why NAME [-p PROJECT]', 'the first relevant error and advice, or why a Pending workload waits'],
@@ -27,7 +31,7 @@ export const USAGE_LINES: ReadonlyArray<[string, string]> = [
   ['/runai mute NAME [-p PROJECT] [for 2h]', 'no more messages about this workload (for a while, or until unmuted)'],
   ['/runai mute project PROJECT [for 1d]', 'no more messages about a project'],
   ['/runai unmute NAME | project PROJECT', 'undo a mute'],
-  ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
+  ['/runai settings', 'what I tell you: `settings completed on|off`, `settings pending on|off`, `settings tips on|off`, `settings quiet 22:00-07:00 [TZ]`, `settings quiet off`'],
 ];
 
 /** Shown only when the bot watches several clusters: how to name one. */
@@ -124,6 +128,39 @@ export function listMessage(workloads: Workload[], now: Date): SlackMessage {
   return { text, blocks: [section(`*${text}*`), ...groupedWorkloadBlocks(workloads, now, 15), context('`/runai status NAME` for details, `/runai logs NAME` for logs.')] };
 }
 
+/** What a `/runai list` filter named (slack/parse-command.ts's ListFilter, by shape: messages import no adapter). */
+export interface ListFilterView {
+  project?: string;
+  cluster?: string;
+  state?: string;
+}
+
+/** "failed workloads in project `vision` on cluster *gpu-east*": the filter in words, escaped. */
+export function filterWords(filter: ListFilterView, count = 2): string {
+  const parts = [`${filter.state ? `${filter.state} ` : ''}workload${count === 1 ? '' : 's'}`];
+  if (filter.project) parts.push(`in project ${forInlineCode(filter.project, 60)}`);
+  if (filter.cluster) parts.push(`on cluster *${forMrkdwn(filter.cluster, 63)}*`);
+  return parts.join(' ');
+}
+
+/** `/runai list` with a filter: what the asker may see of it, by state, or plainly none. */
+export function filteredListMessage(workloads: Workload[], filter: ListFilterView, now: Date): SlackMessage {
+  const what = filterWords(filter, workloads.length);
+  if (!workloads.length) {
+    const text = `There are no ${what} that you may see.`;
+    return { text, blocks: [section(text)] };
+  }
+  const text = `${workloads.length} ${what} that you may see, by state.`;
+  return {
+    text,
+    blocks: [
+      section(`*${text}*`),
+      ...groupedWorkloadBlocks(workloads, now, 15),
+      context('You see your own workloads, those of your projects, and, as an admin, all. `/runai status NAME -p PROJECT` for details.'),
+    ],
+  };
+}
+
 function podLine(pod: PodInfo): string {
   const rank = rankLabel(pod);
   const containers = pod.containers.map((c) => {
@@ -145,9 +182,13 @@ export interface StatusView {
   uiUrl?: string;
   /** Why the pods could not be read, when they could not. */
   podProblem?: string;
+  /** A Running workload's last checkpoint, as its log's tail names it. */
+  checkpoint?: CheckpointReading;
+  /** What its command gets wrong about keeping its log (recovery/log-advice.ts). */
+  logFindings?: readonly LogFinding[];
 }
 
-export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem }: StatusView): SlackMessage {
+export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem, checkpoint, logFindings = [] }: StatusView): SlackMessage {
   const guide = GUIDE[w.state];
   const blocks: Block[] = [
     header(`${qualifiedName(w)}: ${w.state}`),
@@ -169,6 +210,9 @@ export function statusMessage({ workload: w, now, stateSince, uiUrl, podProblem 
   const pods = w.pods.slice(0, 20).map(podLine);
   if (w.pods.length > 20) pods.push(`… and ${w.pods.length - 20} more pods`);
   blocks.push(section(pods.length ? `*Pods*\n${pods.join('\n')}` : `*Pods*: ${podProblem ? `could not be read (${forMrkdwn(podProblem)})` : 'none right now'}`));
+  if (checkpoint) blocks.push(section(`:floppy_disk: *Checkpoint:* ${checkpointNote(checkpoint, now)}.`));
+  const findings = logFindingsSection(logFindings);
+  if (findings) blocks.push(section(findings));
   const link = runaiUiLink(uiUrl, w);
   if (link) blocks.push(context(`<${link}|Open in Run:ai>`));
   return { text: forMrkdwn(`${w.name} (project ${w.project}${clusterNote(w)}) is ${w.state}: ${guide.meaning}. Next: ${guide.nextAction}`), blocks };
@@ -253,9 +297,11 @@ export interface WhyView {
   /** The same (and the PodGroup's conditions, the kubelet's reasons) in plain words. */
   plainReasons?: Array<{ plain: string }>;
   logProblem?: string;
+  /** What its command gets wrong about keeping its log (recovery/log-advice.ts). */
+  logFindings?: readonly LogFinding[];
 }
 
-export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem }: WhyView): SlackMessage {
+export function whyMessage({ workload: w, triage, where, schedulerReasons, plainReasons = [], logProblem, logFindings = [] }: WhyView): SlackMessage {
   const blocks: Block[] = [section(`${STATE_ICON[w.state]} *${forMrkdwn(w.name)}*${onCluster(w)} is *${w.state}*: ${GUIDE[w.state].meaning}.`)];
   let summary: string;
   if (w.state === 'Pending' || w.state === 'Initializing') {
@@ -277,6 +323,8 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
   }
   if (triage && triage.decidedBy !== 'none' && w.state !== 'Pending') blocks.push(verdictSection(triage));
   if (logProblem) blocks.push(context(`Logs: ${forMrkdwn(logProblem)}`));
+  const findings = logFindingsSection(logFindings);
+  if (findings) blocks.push(section(findings));
   blocks.push(section(`*Next step* (cluster guide): ${GUIDE[w.state].nextAction}`));
   return { text: forMrkdwn(truncate(`${qualifiedName(w)} is ${w.state}: ${summary}`, 3000)), blocks };
 }
@@ -314,13 +362,14 @@ export function settingsMessage(settings: UserSettings, mutes: { scope: string; 
     '• Failed and Stopped workloads: *always* (that is what I am for)',
     `• Completed workloads: *${settings.completed ? 'on' : 'off'}* (\`settings completed on|off\`)`,
     `• Pending and Initializing warnings: *${settings.pending ? 'on' : 'off'}* (\`settings pending on|off\`)`,
+    `• Log-saving tips, at most one a week per kind: *${settings.tips ? 'on' : 'off'}* (\`settings tips on|off\`)`,
     `• Quiet hours: *${quiet}* (\`settings quiet 22:00-07:00 [TZ]\`, \`settings quiet off\`); messages wait until they end`,
   ];
   const blocks: Block[] = [];
   if (changed) blocks.push(section(`:white_check_mark: ${changed}`));
   blocks.push(section(`*What I tell you*\n${lines.join('\n')}`));
   blocks.push(section(`*Mutes*\n${mutesText(mutes, now)}`));
-  return { text: `${changed ? `${changed} ` : ''}Completed: ${settings.completed ? 'on' : 'off'}, Pending: ${settings.pending ? 'on' : 'off'}, quiet hours: ${quiet}.`, blocks };
+  return { text: `${changed ? `${changed} ` : ''}Completed: ${settings.completed ? 'on' : 'off'}, Pending: ${settings.pending ? 'on' : 'off'}, tips: ${settings.tips ? 'on' : 'off'}, quiet hours: ${quiet}.`, blocks };
 }
 
 export function mutesText(mutes: { scope: string; until?: string }[], now: Date): string {

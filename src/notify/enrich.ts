@@ -12,13 +12,19 @@ import { describeKubeError } from '../cluster/kinds.js';
 import { triageSources, triageText, type TriageResult } from '../triage/index.js';
 import type { FailureSite } from '../messages/alert.js';
 import { withTimeout } from '../lib/timeout.js';
+import { submissionOfWorkload } from '../recovery/workload-submission.js';
+import type { Submission } from '../recovery/submission.js';
 
 export interface Enriched {
   workload: Workload;
+  /** The pods as the cluster gave them (what the normalised ones leave out: env names, volumes); empty when they could not be read. */
+  rawPods: unknown[];
   site?: FailureSite;
   triage?: TriageResult;
   events: KubeEvent[];
   logProblem?: string;
+  /** What it was submitted with: its command, and the environment names and volumes of its pods. */
+  submission: Submission;
 }
 
 export interface EnrichOptions {
@@ -45,13 +51,15 @@ interface Candidate {
 export async function enrichWorkload(base: Workload, options: EnrichOptions): Promise<Enriched> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let workload = base;
+  let rawPods: unknown[] = [];
   let problem: string | undefined;
   try {
-    const pods = await withTimeout((signal) => options.reader.podsOf(base, signal), timeoutMs, 'listing pods');
-    workload = withPods(base, pods, { ownerKeys: options.ownerKeys });
+    rawPods = await withTimeout((signal) => options.reader.podsOf(base, signal), timeoutMs, 'listing pods');
+    workload = withPods(base, rawPods, { ownerKeys: options.ownerKeys });
   } catch (err) {
     problem = `could not list the pods: ${describeKubeError(err)}`;
   }
+  const submission = submissionOfWorkload(base, rawPods);
 
   const candidates = failureCandidates(workload.pods).slice(0, options.maxCandidates ?? 3);
   // Read while the logs are: one round trip less before the alert (the events are a few small lists).
@@ -65,7 +73,7 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
     const events = await eventsRead;
     if (!problem && base.state === 'Failed') problem = workload.pods.length ? 'no container reported a failure' : 'the workload has no pods left to read logs from';
     const triage = base.state === 'Failed' ? triageText('', { events }) : undefined;
-    return { workload, events, triage, logProblem: problem };
+    return { workload, rawPods, events, triage, logProblem: problem, submission };
   }
 
   const results: Array<{ candidate: Candidate; triage: TriageResult }> = [];
@@ -101,9 +109,11 @@ export async function enrichWorkload(base: Workload, options: EnrichOptions): Pr
   const { pod, container, termination, previous } = picked.candidate;
   return {
     workload,
+    rawPods,
     events: await eventsRead,
     triage: chosen,
     logProblem: problem,
+    submission,
     site: { pod: pod.name, container: container.name, rank: rankLabel(pod), node: pod.node, termination, previous },
   };
 }

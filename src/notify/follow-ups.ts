@@ -53,9 +53,10 @@ export interface FollowUpsOptions {
   log: Logger;
 }
 
-/** What an alert about to be built needs to know of its thread: whether it is the escalation "failed again". */
-export interface AlertRelation {
+/** What an alert about to be built needs of its thread: whether it is the escalation "failed again", and its Submission. */
+export interface PreparedThread {
   failedAgain?: EarlierAlert;
+  submission?: Submission;
 }
 
 export class FollowUps {
@@ -105,40 +106,45 @@ export class FollowUps {
   }
 
   /**
-   * Before the notifier builds a Failed alert: a workload followed by a thread that fails again
-   * (a resubmission, or the same one after it ran again) gets the escalation DM, which links the
-   * earlier thread.
+   * Before the notifier builds a Failed or Stopped alert (while it reads the logs): whether it is
+   * the escalation "failed again" of a workload a thread follows (a resubmission, or the same one
+   * after it ran again), and what the workload was submitted with, for the thread.
    */
-  async beforeAlert(alert: OwedAlert): Promise<AlertRelation> {
+  async prepare(alert: OwedAlert): Promise<PreparedThread> {
+    const [failedAgain, submission] = await Promise.all([this.failedAgain(alert), this.submissionOf(alert.workload)]);
+    return { ...(failedAgain ? { failedAgain } : {}), submission };
+  }
+
+  private async failedAgain(alert: OwedAlert): Promise<EarlierAlert | undefined> {
     const w = alert.workload;
-    if (w.state !== 'Failed') return {};
+    if (w.state !== 'Failed') return undefined;
     const chain = followUpChain(w);
     const thread = (await this.options.store.followUpThreads([chain])).get(chain);
-    if (!thread || thread.current !== workloadId(w) || alert.key === thread.rootKey) return {};
+    if (!thread || thread.current !== workloadId(w) || alert.key === thread.rootKey) return undefined;
     const failures = (thread.alerted === 'Failed' ? 1 : 0) + thread.events.filter((e) => e === 'failed').length;
     const root = await this.options.store.ledgerEntry(thread.rootKey);
     const permalink = root?.channel && root.ts ? await this.options.permalink(root.channel, root.ts).catch(() => undefined) : undefined;
-    return { failedAgain: { permalink, failures: Math.max(2, failures) } };
+    return { permalink, failures: Math.max(2, failures) };
   }
 
   /**
-   * A Failed or Stopped alert was queued (or folded into a burst): it opens its workload's
-   * thread, or, when the workload is the one a thread follows (a resubmission failed, or the
-   * same workload failed again), gives that thread the attempt it will be compared with next.
+   * Before a Failed or Stopped alert is queued: it opens its workload's thread, or, when the
+   * workload is the one a thread follows (a resubmission failed, or the same workload failed
+   * again), gives that thread the attempt it will be compared with next. A new thread counts as
+   * folded (its first line is not edited) until placed() says the alert has a message of its own.
    */
-  async alerted(alert: OwedAlert, w: Workload, message: SlackMessage, triage: TriageResult | undefined, folded: boolean): Promise<void> {
+  async open(alert: OwedAlert, w: Workload, message: SlackMessage, triage: TriageResult | undefined, prepared: PreparedThread): Promise<void> {
     const state = alert.workload.state;
     if (state !== 'Failed' && state !== 'Stopped') return;
     const chain = followUpChain(w);
-    const submission = await this.submissionOf(w);
     await this.perChain.run(chain, async () => {
       const { store, now } = this.options;
       const at = now().toISOString();
       const existing = (await store.followUpThreads([chain])).get(chain);
-      const facts = { submission, category: triage?.categoryLabel, transient: triage?.transient, endedAt: at, updatedAt: at };
       // Opened already (the alert was prepared again after a restart): what it says since is kept.
       if (existing?.rootKey === alert.key) return;
-      if (existing && existing.current === workloadId(w) && alert.key !== existing.rootKey) {
+      const facts = { submission: prepared.submission ?? (await this.submissionOf(w)), category: triage?.categoryLabel, transient: triage?.transient, endedAt: at, updatedAt: at };
+      if (existing && existing.current === workloadId(w)) {
         await store.putFollowUpThread({ ...existing, ...facts, lastState: state });
         return;
       }
@@ -154,9 +160,18 @@ export class FollowUps {
         owner: w.owner,
         project: w.project,
         muteScope: muteTarget(w.namespace, w.name, w.cluster),
-        ...(folded ? { folded: true } : {}),
+        folded: true,
         ...facts,
       });
+    });
+  }
+
+  /** The alert of a thread was queued as a message of its own (not folded into another's burst): its first line may be edited. */
+  async placed(alert: OwedAlert): Promise<void> {
+    const chain = followUpChain(alert.workload);
+    await this.perChain.run(chain, async () => {
+      const thread = (await this.options.store.followUpThreads([chain])).get(chain);
+      if (thread?.rootKey === alert.key && thread.folded) await this.options.store.putFollowUpThread({ ...thread, folded: false });
     });
   }
 

@@ -30,7 +30,7 @@ export function parseWorkloadScope(scope: string): { cluster?: string; namespace
 }
 
 /** Kinds of owner message a person can opt out of (or must opt in to) in their settings. */
-const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pending' } as const;
+const OPT_IN = { completed: 'completed', pending: 'pending', initializing: 'pending', 'log-tip': 'tips' } as const;
 
 export type Delivery = { action: 'send' } | { action: 'drop'; why: string } | { action: 'defer'; until: Date };
 

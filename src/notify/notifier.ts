@@ -16,9 +16,13 @@ import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import { buildFailedAgainDm } from '../messages/follow-ups.js';
-import type { AlertRelation, FollowUps } from './follow-ups.js';
+import type { FollowUps, PreparedThread } from './follow-ups.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
+import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
+import { logAdvice } from '../recovery/log-advice.js';
+import { logShortOrLost } from '../recovery/log-loss.js';
+import { checkMaskedFailure } from './masked-check.js';
 import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
@@ -53,9 +57,14 @@ export interface NotifierOptions {
   onSettled?(workload: Workload): { path: string; done: Promise<string | undefined> } | undefined;
   maxConcurrent?: number;
   onTriage?(ms: number, category: string): void;
+  /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
+  maskedFailures?: boolean;
   /** Threads of Failed and Stopped alerts (notify/follow-ups.ts): opened as alerts are queued; "failed again" escalates. */
-  followUps?: Pick<FollowUps, 'beforeAlert' | 'alerted'>;
+  followUps?: Pick<FollowUps, 'prepare' | 'open' | 'placed'>;
 }
+
+/** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
+export const MASKED_FAILURE_KIND = 'masked-failure';
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -102,6 +111,8 @@ export class Notifier implements AlertSink {
   private async prepareSettled(alert: OwedAlert): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
+    // Its thread is looked up (and what it was submitted with read) while the logs are.
+    const prepared: Promise<PreparedThread> = alert.workload.state === 'Completed' ? Promise.resolve({}) : this.threadOf(alert);
     const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
@@ -109,7 +120,11 @@ export class Notifier implements AlertSink {
     const archivePath = saved?.settled ? saved.value : undefined;
     const archivePending = archive && !saved?.settled ? archive.path : undefined;
     const w = enriched.workload;
-    const relation = await this.relationOf(alert);
+    if (alert.workload.state === 'Completed' && this.options.maskedFailures) {
+      const masked = await this.maskedFailureOf(alert.key, w, enriched);
+      if (masked) return this.queue(alert, w, buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)), MASKED_FAILURE_KIND);
+    }
+    const relation = await prepared;
     const input = {
       workload: w,
       state: alert.workload.state,
@@ -120,6 +135,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
     };
     // A workload whose earlier alert has a thread and fails again: a new DM linking that thread.
     const message = relation.failedAgain ? buildFailedAgainDm(input, relation.failedAgain) : buildWorkloadAlert(input);
@@ -129,22 +145,33 @@ export class Notifier implements AlertSink {
     await this.queueSettled(alert, enriched, message, kind, relation);
   }
 
-  private async queueSettled(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string, relation: AlertRelation): Promise<void> {
+  /**
+   * Queues a Failed or Stopped alert with its thread: the thread is in the store before the alert
+   * is queued (so whatever follows it finds it, however soon), marked folded until the alert is
+   * known to have a message of its own, whose first line may then be edited.
+   */
+  private async queueSettled(alert: OwedAlert, enriched: Enriched, message: SlackMessage, kind: string, prepared: PreparedThread): Promise<void> {
+    const followUps = this.options.followUps;
+    const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, enriched.workload, message, enriched.triage, prepared));
     // The escalation is a DM of its own: folded into a burst it would rewrite the very alert whose thread it links.
-    const folded = relation.failedAgain ? (await this.queue(alert, enriched.workload, message, kind), false) : await this.queueOrFold(alert, enriched, message, kind);
+    const folded = prepared.failedAgain ? (await this.queue(alert, enriched.workload, message, kind), false) : await this.queueOrFold(alert, enriched, message, kind);
+    if (opened && folded === false) await this.followUpStep('mark the alert\'s thread as its own message', alert, () => followUps?.placed(alert));
+  }
+
+  /** A follow-up step around an alert: a failure loses only the follow-ups, never the alert. */
+  private async followUpStep(what: string, alert: OwedAlert, step: () => Promise<void> | undefined): Promise<boolean> {
     try {
-      // Queued before (a crash, another replica) when undefined: whether it was folded is not known
-      // here, so its first line is never edited (replies still go under it).
-      await this.options.followUps?.alerted(alert, enriched.workload, message, enriched.triage, folded ?? true);
+      await step();
+      return true;
     } catch (err) {
-      // The alert is queued whatever happens here; only its follow-ups are lost.
-      this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot keep the alert\'s thread; it gets no follow-ups');
+      this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err) }, `cannot ${what}; it gets no follow-ups`);
+      return false;
     }
   }
 
-  private async relationOf(alert: OwedAlert): Promise<AlertRelation> {
+  private async threadOf(alert: OwedAlert): Promise<PreparedThread> {
     try {
-      return (await this.options.followUps?.beforeAlert(alert)) ?? {};
+      return (await this.options.followUps?.prepare(alert)) ?? {};
     } catch (err) {
       this.options.log.warn({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot read the alert\'s earlier thread; sent as a plain alert');
       return {};
@@ -192,6 +219,16 @@ export class Notifier implements AlertSink {
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
     return outcome.folded;
+  }
+
+  /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
+  private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    try {
+      return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
+    } catch (err) {
+      this.options.log.warn({ key, err: describeKubeError(err) }, 'cannot read the log of a completed workload whose pipe may hide a failure; the ordinary notice goes');
+      return undefined;
+    }
   }
 
   private enrichOptions(cluster: string | undefined): EnrichOptions {

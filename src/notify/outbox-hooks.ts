@@ -5,24 +5,22 @@
  * backoff.
  */
 import type { Logger } from 'pino';
-import type { Late } from '../lib/late.js';
 import type { OutboxStore } from '../store/port.js';
 import type { Outbox } from './outbox.js';
 
 export interface OutboxHooksOptions {
-  /** The outbox is built after the Slack app whose client it sends with. */
-  outbox: Late<Outbox>;
+  outbox: Pick<Outbox, 'kick'>;
   store: Pick<OutboxStore, 'expediteOutbox'>;
   now(): Date;
   log: Logger;
-  /**
-   * Slack accepted the token: the outbox may start, if this replica leads and the bot is not
-   * stopping (src/ops/leadership.ts decides).
-   */
-  authenticated(): void;
 }
 
-export function outboxHooks({ outbox, store, now, log, authenticated }: OutboxHooksOptions): { onConnected(): void; onAuthenticated(): void } {
+/**
+ * What the outbox does each time the bot (re)connects to Slack (subscribed with
+ * slackApp.connection.whenConnected). That Slack accepted the token is leadership's to act on
+ * (src/ops/leadership.ts slackAuthenticated): the outbox starts if this replica leads.
+ */
+export function outboxHooks({ outbox, store, now, log }: OutboxHooksOptions): { onConnected(): void } {
   return {
     onConnected() {
       void store
@@ -31,10 +29,7 @@ export function outboxHooks({ outbox, store, now, log, authenticated }: OutboxHo
           if (expedited) log.info({ expedited }, 'Slack is back: sending what was queued');
         })
         .catch((err: unknown) => log.warn({ err: (err as Error)?.message ?? String(err) }, 'cannot make the queued messages due now; they go at their own time'))
-        .finally(() => outbox.get().kick());
-    },
-    onAuthenticated() {
-      authenticated();
+        .finally(() => outbox.kick());
     },
   };
 }

@@ -40,15 +40,20 @@ export class OwnerDirectory {
    * again for each queued message and turns one 429 into thousands.
    */
   private lookupsPausedUntil = 0;
+  /** Told when a cached answer past its TTL was used (the prefetcher looks the owner up again in the background). */
+  private readonly staleListeners: Array<(owner: string) => void> = [];
 
   constructor(
     private readonly config: OwnerConfig,
     private readonly slack: SlackDirectory,
     private readonly store: Pick<PreferenceStore, 'cachedSlackUser' | 'cacheSlackUser'>,
     private readonly now: () => Date,
-    /** A cached answer past its TTL was used: look the owner up again in the background. */
-    private readonly onStale?: (owner: string) => void,
   ) {}
+
+  /** Subscribes to "a stale answer was used" (the owner prefetcher, built after this directory). */
+  whenStale(listener: (owner: string) => void): void {
+    this.staleListeners.push(listener);
+  }
 
   /** The email we would look up for an owner, or undefined when no rule gives one. */
   emailFor(owner: string): string | undefined {
@@ -76,7 +81,7 @@ export class OwnerDirectory {
     const age = cached ? this.now().getTime() - Date.parse(cached.lookedUpAt) : Infinity;
     if (cached && age < ttlOf(cached.userId)) return cached.userId ?? undefined;
     if (cached && age < MAX_STALE_MS) {
-      this.onStale?.(owner);
+      for (const listener of this.staleListeners) listener(owner);
       return cached.userId ?? undefined;
     }
     return this.lookUpAndCache(email);

@@ -25,6 +25,7 @@ import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
+import { WorkloadCache } from './workload-cache.js';
 import { decideChange, decideDeletion, decideStuck, podsCouldDate, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
 
 /** A message an owner is owed: about a state reached, or about a state that lasts too long. */
@@ -61,8 +62,16 @@ export interface ReconcilerOptions {
    * decision): its owner can be resolved to a Slack user before anything fails. Must be cheap.
    */
   onOwnerSeen?(owner: string): void;
+  /**
+   * A workload of a synced cluster was seen to start running (the watch showed it Running, the
+   * cache did not): `raw` is its object as delivered, for a look at its command that costs no
+   * API call. Not asked for the first list after a start: those were running before. Must be cheap.
+   */
+  onStarted?(workload: Workload, raw: unknown): void;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
+  /** Where the workloads the watch shows are kept (default: a cache of its own). */
+  cache?: WorkloadCache;
   /** Decisions made at once (default 16): a relist of 10,000 workloads must not queue 10,000 store calls on a pool of 10. */
   maxConcurrentDecisions?: number;
   /**
@@ -83,17 +92,6 @@ export interface ReconcilerOptions {
 /** Pod reads for finishedAt at once, within a slice of decisions. */
 const MAX_CONCURRENT_POD_READS = 4;
 
-/**
- * One workload as the cache keeps it: the normalised value, not the raw object (a busy cluster
- * holds 100,000 of them). Enrichment, commands and the archive take this value and attach the
- * pods they read (cluster/normalize withPods): a CR is normalised once, when it arrives.
- */
-interface Cached {
-  workload: Workload;
-  /** The kind's plural, for telling which list a workload belongs to. */
-  plural: string;
-}
-
 /** Workloads queued for their catch-up decision between two turns of the event loop. */
 const CATCH_UP_SLICE = 200;
 
@@ -106,13 +104,8 @@ export interface ClusterRules {
 const UNNAMED = '';
 
 export class WorkloadReconciler implements WorkloadEventHandler {
-  /** By workloadId(). */
-  private readonly cache = new Map<string, Cached>();
-  /**
-   * One copy of each repeated string (namespace, project, owner, kind, image, …): JSON gives
-   * every object its own copies, and 100,000 workloads share a few thousand distinct values.
-   */
-  private readonly strings = new Map<string, string>();
+  /** What the cluster shows now, by workloadId(); given by the composition root, which lets readers share it. */
+  private readonly cache: WorkloadCache;
   /** Clusters (by name, '' for the unnamed one) whose first list is complete: their workloads are decided. */
   private readonly synced = new Set<string>();
   private readonly rules = new Map<string, ClusterRules>();
@@ -126,23 +119,22 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   constructor(private readonly options: ReconcilerOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
+    this.cache = options.cache ?? new WorkloadCache();
   }
 
   /** The owners of the workloads the cluster shows now. */
   ownersPresent(): Set<string> {
-    const owners = new Set<string>();
-    for (const { workload } of this.cache.values()) if (workload.owner) owners.add(workload.owner);
-    return owners;
+    return this.cache.ownersPresent();
   }
 
   /** Workloads as last seen (read-only snapshots without pods). */
   workloads(): Workload[] {
-    return [...this.cache.values()].map((c) => c.workload);
+    return this.cache.workloads();
   }
 
   /** The state the cluster shows now, or undefined when the workload is gone; `id` is workloadId(). */
   currentState(id: string): LifecycleState | undefined {
-    return this.cache.get(id)?.workload.state;
+    return this.cache.currentState(id);
   }
 
   /** Whether the first list of that cluster (undefined: the unnamed one) is complete. */
@@ -229,11 +221,12 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       this.options.onMalformed?.(err.objectName, err.message, cluster);
       return;
     }
-    workload = this.interned(workload);
     const id = workloadId(workload);
-    this.cache.set(id, { workload, plural: this.intern(kind.plural) });
+    const before = this.cache.get(id)?.workload.state;
+    workload = this.cache.set(id, workload, kind.plural);
     if (workload.owner) this.options.onOwnerSeen?.(workload.owner);
     if (!this.isSynced(cluster)) return;
+    if (workload.state === 'Running' && before !== 'Running') this.options.onStarted?.(workload, raw);
     if (this.batching) this.batching.push(id);
     else this.queueReconcile(id);
   }
@@ -271,31 +264,6 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       this.cache.delete(id);
       if (this.isSynced(cluster)) this.queueDeletion(id, cached.workload);
     }
-  }
-
-  private intern(value: string): string;
-  private intern(value: string | undefined): string | undefined;
-  private intern(value: string | undefined): string | undefined {
-    if (value === undefined) return undefined;
-    const known = this.strings.get(value);
-    if (known !== undefined) return known;
-    this.strings.set(value, value);
-    return value;
-  }
-
-  private interned(w: Workload): Workload {
-    return {
-      ...w,
-      ...(w.cluster ? { cluster: this.intern(w.cluster) } : {}),
-      kind: this.intern(w.kind),
-      apiVersion: this.intern(w.apiVersion),
-      namespace: this.intern(w.namespace),
-      project: this.intern(w.project),
-      owner: this.intern(w.owner),
-      phase: this.intern(w.phase),
-      image: this.intern(w.image),
-      command: this.intern(w.command),
-    };
   }
 
   /**

@@ -8,7 +8,7 @@ import type { UserSettings } from '../model.js';
 
 export type { UserSettings };
 
-export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true };
+export const DEFAULT_SETTINGS: UserSettings = { completed: false, pending: true, tips: true };
 
 export async function settingsOf(store: Pick<PreferenceStore, 'getSettings'>, userId: string): Promise<UserSettings> {
   return { ...DEFAULT_SETTINGS, ...((await store.getSettings<Partial<UserSettings>>(userId)) ?? {}) };

@@ -228,3 +228,8 @@ export function lastCheckpoint(lines: readonly string[], now: Date): CheckpointS
   if (unfinished) sighting.unfinished = unfinished;
   return sighting;
 }
+
+/** What reading a workload's log for checkpoints came to: a sighting, or why there is none. */
+export type CheckpointReading =
+  | { sighting: CheckpointSighting; pod: string; container: string }
+  | { problem: string };

@@ -65,11 +65,12 @@ function qualified(type: ResourceType): string {
 
 export class Cluster {
   readonly store: ObjectStore;
-  readonly logs = new PodLogs();
+  readonly logs: PodLogs;
   readonly paginator = new Paginator();
 
   constructor(options: { historyLimit: number; now: () => Date }) {
     this.store = new ObjectStore(options);
+    this.logs = new PodLogs(options.now);
   }
 
   get(type: ResourceType, namespace: string | undefined, name: string): StoredObject {

@@ -232,7 +232,8 @@ function handleWatch(ctx: ApiContext, route: ResourceRoute, query: Record<string
 
 /**
  * The log as it stands. `follow=true` gets the same and the stream ends (no client of this
- * project follows logs); `sinceSeconds` and `timestamps` are ignored.
+ * project follows logs); `sinceSeconds` is ignored. `timestamps=true` prefixes each line with
+ * the time it was written, as the kubelet does.
  */
 function handleLog(ctx: ApiContext, route: ResourceRoute, query: Record<string, string>, res: ServerResponse): void {
   const pod = ctx.cluster.get(PODS, route.namespace, route.name!);
@@ -241,6 +242,7 @@ function handleLog(ctx: ApiContext, route: ResourceRoute, query: Record<string, 
     previous: query.previous === 'true',
     tailLines: optionalInt(query, 'tailLines'),
     limitBytes: optionalInt(query, 'limitBytes'),
+    timestamps: query.timestamps === 'true',
   });
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

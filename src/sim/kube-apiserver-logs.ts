@@ -1,17 +1,53 @@
 /**
  * Container logs as the kubelet serves them through `pods/log`: the current instance's log and
- * the previous instance's (`previous=true`), cut by `tailLines` and then `limitBytes`.
+ * the previous instance's (`previous=true`), each line prefixed with the time it was written
+ * when asked (`timestamps=true`), then cut by `tailLines` and then `limitBytes` (which counts
+ * the prefixes: the kubelet writes them before it cuts).
+ *
+ * The prefix is the kubelet's: `time.Time.Format("2006-01-02T15:04:05.000000000Z07:00")` of
+ * the line's CRI timestamp, then one space (kubernetes/kubernetes
+ * pkg/kubelet/kuberuntime/logs/logs.go, `timestampFormat`) — RFC 3339 with a fixed nine-digit
+ * fraction, in UTC as the CRI log file stores it.
  */
 import type { KubeObject } from './kube-apiserver-store.js';
 import { badRequest } from './kube-apiserver-status.js';
 
-interface ContainerLogs { current: string; previous?: string }
+/** A log and, for each of its lines (a last unterminated one included), when it was written. */
+interface StampedLog { text: string; stamps: number[] }
+interface ContainerLogs { current: StampedLog; previous?: StampedLog }
 
 export interface LogQuery {
   container?: string;
   previous: boolean;
   tailLines?: number;
   limitBytes?: number;
+  timestamps?: boolean;
+}
+
+/** The kubelet's prefix for a line written at `ms`: nine fraction digits, UTC. */
+export function kubeletTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+}
+
+/** Appends `text` written at `at`: a line already begun keeps its time; each new one gets `at`. */
+function appendStamped(log: StampedLog, text: string, at: number): void {
+  if (!text) return;
+  const open = log.text.length > 0 && !log.text.endsWith('\n');
+  let lines = 0;
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lines++;
+  // Lines begun by this text: one per newline, and one more when it ends inside a line; minus the one it continues.
+  const begun = lines + (text.endsWith('\n') ? 0 : 1) - (open ? 1 : 0);
+  for (let i = 0; i < begun; i++) log.stamps.push(at);
+  log.text += text;
+}
+
+/** Each line with its prefix, as `timestamps=true` serves them. */
+function withTimestamps(log: StampedLog): string {
+  if (!log.text) return '';
+  const lines = log.text.split('\n');
+  const ended = log.text.endsWith('\n');
+  if (ended) lines.pop();
+  return lines.map((line, i) => `${kubeletTimestamp(log.stamps[i] ?? 0)} ${line}`).join('\n') + (ended ? '\n' : '');
 }
 
 function containerNames(pod: KubeObject): string[] {
@@ -39,20 +75,24 @@ export function limitBytes(text: string, limit: number): string {
 export class PodLogs {
   private readonly logs = new Map<string, Map<string, ContainerLogs>>();
 
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
   private static key(namespace: string, pod: string): string {
     return `${namespace}/${pod}`;
   }
 
-  append(namespace: string, pod: string, container: string, text: string, previous: boolean): void {
+  /** `at`: when the text was written (default: the server's clock now). */
+  append(namespace: string, pod: string, container: string, text: string, previous: boolean, at?: Date): void {
     const key = PodLogs.key(namespace, pod);
     let containers = this.logs.get(key);
     if (!containers) {
       containers = new Map();
       this.logs.set(key, containers);
     }
-    const entry = containers.get(container) ?? { current: '' };
-    if (previous) entry.previous = (entry.previous ?? '') + text;
-    else entry.current += text;
+    const entry = containers.get(container) ?? { current: { text: '', stamps: [] } };
+    const written = (at ?? this.now()).getTime();
+    if (previous) appendStamped((entry.previous ??= { text: '', stamps: [] }), text, written);
+    else appendStamped(entry.current, text, written);
     containers.set(container, entry);
   }
 
@@ -61,7 +101,7 @@ export class PodLogs {
     this.append(namespace, pod, container, '', false);
     const entry = this.logs.get(PodLogs.key(namespace, pod))!.get(container)!;
     entry.previous = entry.current;
-    entry.current = '';
+    entry.current = { text: '', stamps: [] };
   }
 
   forget(namespace: string, pod: string): void {
@@ -82,15 +122,16 @@ export class PodLogs {
     }
     if (!names.includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
     const entry = this.logs.get(PodLogs.key(pod.metadata.namespace ?? '', name))?.get(container);
-    let text: string;
+    let log: StampedLog;
     if (query.previous) {
       if (entry?.previous === undefined) {
         throw badRequest(`previous terminated container "${container}" in pod "${name}" not found`);
       }
-      text = entry.previous;
+      log = entry.previous;
     } else {
-      text = entry?.current ?? '';
+      log = entry?.current ?? { text: '', stamps: [] };
     }
+    let text = query.timestamps ? withTimestamps(log) : log.text;
     if (query.tailLines !== undefined) text = tailLines(text, query.tailLines);
     if (query.limitBytes !== undefined) text = limitBytes(text, query.limitBytes);
     return text;

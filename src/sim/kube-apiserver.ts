@@ -224,9 +224,12 @@ export class FakeKube {
     return structuredClone(this.cluster.remove(type, namespace ?? 'default', name).obj);
   }
 
-  /** Appends text to a container's log (`previous: true`: the previous instance's log). */
-  appendLog(namespace: string, pod: string, container: string, text: string, options: { previous?: boolean } = {}): void {
-    this.cluster.logs.append(namespace, pod, container, text, options.previous ?? false);
+  /**
+   * Appends text to a container's log (`previous: true`: the previous instance's log); its
+   * lines were written `at` (default: the server's clock now), as `timestamps=true` shows.
+   */
+  appendLog(namespace: string, pod: string, container: string, text: string, options: { previous?: boolean; at?: Date } = {}): void {
+    this.cluster.logs.append(namespace, pod, container, text, options.previous ?? false, options.at);
   }
 
   /**

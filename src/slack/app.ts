@@ -21,16 +21,13 @@ export interface SlackAppOptions {
   retries?: number;
   /** Told once per connection problem, with its fix (stderr in the start command). */
   announce?(line: string): void;
-  /** Each time the bot (re)connects to Slack. */
-  onConnected?(): void;
-  /** Once, when Slack first accepts the bot token. */
-  onAuthenticated?(): void;
   /** Where to reach Slack through (lib/proxy.ts): Web API calls, response_url posts and the Socket Mode WebSocket. */
   dispatcher?: Dispatcher;
 }
 
 export interface SlackApp {
   app: App;
+  /** Parts built after the app follow it with connection.whenConnected() / whenAuthenticated(). */
   connection: SlackConnection;
   /**
    * HTTP mode: listens on `port` (rejecting if it cannot, e.g. EADDRINUSE) before anything
@@ -44,7 +41,7 @@ export interface SlackApp {
  * Builds the Bolt app and its receiver without touching the network: Slack being down or
  * refusing a token must not stop the bot from watching and archiving (see connection.ts).
  */
-export function createSlackApp({ config, log, retries = 2, announce, onConnected, onAuthenticated, dispatcher }: SlackAppOptions): SlackApp {
+export function createSlackApp({ config, log, retries = 2, announce, dispatcher }: SlackAppOptions): SlackApp {
   const { secrets, slack } = config;
   const clientOptions = {
     ...(secrets.slackApiUrl ? { slackApiUrl: withTrailingSlash(secrets.slackApiUrl) } : {}),
@@ -91,8 +88,6 @@ export function createSlackApp({ config, log, retries = 2, announce, onConnected
     socket: socketReceiver?.client,
     log: log.child({ component: 'slack-connection' }),
     announce,
-    onConnected,
-    onAuthenticated,
   });
   return {
     app,

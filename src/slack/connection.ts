@@ -47,6 +47,9 @@ export class SlackConnection {
   private stopped = false;
   private wasConnected = false;
   private readonly announced = new Set<string>();
+  /** Subscribed by the parts built after the Slack app (the outbox, leadership): see whenConnected/whenAuthenticated. */
+  private readonly connectedListeners: Array<() => void> = [];
+  private readonly authenticatedListeners: Array<() => void> = [];
   private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve(): void }>();
   private readonly attempted = { auth: deferred(), socket: deferred() };
   /** Resolves when the token check and the first socket connection have each been tried once. */
@@ -93,6 +96,16 @@ export class SlackConnection {
     await this.options.socket?.disconnect().catch(() => undefined);
   }
 
+  /** Each time the bot goes from not connected to connected (the outbox sends what waited). */
+  whenConnected(listener: () => void): void {
+    this.connectedListeners.push(listener);
+  }
+
+  /** Once, when Slack first accepts the bot token (the leader may send from then on). */
+  whenAuthenticated(listener: () => void): void {
+    this.authenticatedListeners.push(listener);
+  }
+
   private async authenticate(): Promise<void> {
     const { log } = this.options;
     for (let failures = 1; !this.stopped; failures++) {
@@ -102,6 +115,7 @@ export class SlackConnection {
         this.authOk = true;
         log.info('Slack accepted the bot token');
         this.options.onAuthenticated?.();
+        for (const listener of this.authenticatedListeners) listener();
         this.changed();
         return;
       } catch (err) {
@@ -156,6 +170,7 @@ export class SlackConnection {
     if (ok && !this.wasConnected) {
       this.announced.clear();
       this.options.onConnected?.();
+      for (const listener of this.connectedListeners) listener();
     }
     this.wasConnected = ok;
   }

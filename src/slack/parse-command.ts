@@ -22,13 +22,28 @@ export interface WorkloadQuery {
 export type MuteTarget = { type: 'workload'; query: WorkloadQuery } | { type: 'project'; project: string };
 
 export type SettingsChange =
-  | { key: 'completed' | 'pending'; on: boolean }
+  | { key: 'completed' | 'pending' | 'tips'; on: boolean }
   | { key: 'quiet'; from: string; to: string; timezone?: string }
   | { key: 'quiet off' };
 
+/** States `/runai list --state` takes: the ones someone who looks after others asks about. */
+export const LIST_STATES = ['failed', 'pending', 'running'] as const;
+export type ListState = (typeof LIST_STATES)[number];
+
+/**
+ * `/runai list` narrowed: by project (`-p`), cluster (`--cluster`) or state (`--state`). With no
+ * filter, list is the asker's own workloads as it always was; with one, it is every workload the
+ * asker may see (owner, project member, admin) that passes them.
+ */
+export interface ListFilter {
+  project?: string;
+  cluster?: string;
+  state?: ListState;
+}
+
 export type ParsedCommand =
   | { kind: 'help' }
-  | { kind: 'list' }
+  | { kind: 'list'; filter?: ListFilter }
   | { kind: 'status'; query: WorkloadQuery }
   | { kind: 'logs'; query: WorkloadQuery; tail: number; capped: boolean }
   | { kind: 'why'; query: WorkloadQuery }
@@ -79,7 +94,7 @@ export function parseCommand(text: string, clusters: readonly string[] = []): Pa
       return { kind: 'help' };
     case 'list':
     case 'ls':
-      return rest.length ? invalid('`list` takes no arguments') : { kind: 'list' };
+      return parseList(rest, clusters);
     case 'status':
       return withQuery('status', rest, clusters, (query) => ({ kind: 'status', query }));
     case 'why':
@@ -105,11 +120,12 @@ interface Flags {
   project?: string;
   cluster?: string;
   tail?: string;
+  state?: string;
   problem?: string;
 }
 
-/** Splits `-p PROJECT`, `--cluster CLUSTER` and `--tail N` from the other words. */
-function readFlags(words: string[], allowTail: boolean): Flags {
+/** Splits `-p PROJECT`, `--cluster CLUSTER`, `--tail N` (logs) and `--state S` (list) from the other words. */
+function readFlags(words: string[], allowTail: boolean, allowState = false): Flags {
   const flags: Flags = { positional: [] };
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
@@ -122,6 +138,9 @@ function readFlags(words: string[], allowTail: boolean): Flags {
     } else if (allowTail && (word === '--tail' || word === '-n')) {
       if (!words[i + 1]) return { ...flags, problem: `\`${word}\` needs a number of lines` };
       flags.tail = words[++i];
+    } else if (allowState && (word === '--state' || word === '-s')) {
+      if (!words[i + 1]) return { ...flags, problem: `\`${word}\` needs a state: ${LIST_STATES.join(', ')}` };
+      flags.state = words[++i];
     } else if (word.startsWith('-')) {
       return { ...flags, problem: `unknown option \`${word.slice(0, 40)}\`` };
     } else {
@@ -171,6 +190,30 @@ function queryFrom(verb: string, flags: Flags, clusters: readonly string[]): Wor
   if (!NAME.test(name)) return `\`${typed.slice(0, 60)}\` is not a workload name`;
   if (project !== undefined && !NAME.test(project)) return `\`${project.slice(0, 60)}\` is not a project name`;
   return cluster ? { name, project, cluster } : { name, project };
+}
+
+function parseList(words: string[], clusters: readonly string[]): ParsedCommand {
+  if (!words.length) return { kind: 'list' };
+  const flags = readFlags(words, false, true);
+  if (flags.problem) return invalid(flags.problem);
+  if (flags.positional.length) return invalid('`list` takes only `-p PROJECT`, `--cluster CLUSTER` and `--state failed|pending|running`');
+  const filter: ListFilter = {};
+  if (flags.project !== undefined) {
+    const project = flags.project.toLowerCase();
+    if (!NAME.test(project)) return invalid(`\`${flags.project.slice(0, 60)}\` is not a project name`);
+    filter.project = project;
+  }
+  if (flags.cluster !== undefined) {
+    const cluster = configuredCluster(flags.cluster, clusters);
+    if (!cluster) return { kind: 'unknownCluster', cluster: flags.cluster.slice(0, 63) };
+    filter.cluster = cluster;
+  }
+  if (flags.state !== undefined) {
+    const state = LIST_STATES.find((s) => s === flags.state!.toLowerCase());
+    if (!state) return invalid(`\`--state\` takes ${LIST_STATES.join(', ')}, not \`${flags.state.slice(0, 40)}\``);
+    filter.state = state;
+  }
+  return { kind: 'list', filter };
 }
 
 function withQuery(verb: string, words: string[], clusters: readonly string[], build: (q: WorkloadQuery) => ParsedCommand): ParsedCommand {
@@ -228,12 +271,12 @@ function durationMs(text: string): number | undefined {
 function parseSettings(words: string[]): ParsedCommand {
   if (!words.length) return { kind: 'settings' };
   const [key, ...values] = words.map((w) => w.toLowerCase());
-  if (key === 'completed' || key === 'pending') {
+  if (key === 'completed' || key === 'pending' || key === 'tips') {
     const on = values.length === 1 ? ON_OFF[values[0]] : undefined;
     return on === undefined ? invalid(`use \`settings ${key} on\` or \`settings ${key} off\``) : { kind: 'settings', change: { key, on } };
   }
   if (key === 'quiet') return parseQuiet(words.slice(1));
-  return invalid(`there is no setting \`${words[0].slice(0, 40)}\`; settings are \`completed\`, \`pending\` and \`quiet\``);
+  return invalid(`there is no setting \`${words[0].slice(0, 40)}\`; settings are \`completed\`, \`pending\`, \`tips\` and \`quiet\``);
 }
 
 function parseQuiet(words: string[]): ParsedCommand {

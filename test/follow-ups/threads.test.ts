@@ -41,7 +41,8 @@ describe('follow-ups in the alert\'s thread', () => {
   const header = (m: PostedMessage) => (m.blocks?.[0] as { type?: string; text?: { text?: string } } | undefined)?.text?.text;
 
   function submit(spec: Partial<WorkloadSpec> & { name: string }) {
-    kube.apply(workloadCr({ project: 'vision', owner: 'alice', ...spec }));
+    // `python -u`: the log-saving tip (a DM of its own) has nothing to say about these.
+    kube.apply(workloadCr({ project: 'vision', owner: 'alice', arguments: '-u train.py', ...spec }));
     kube.apply(pod({ workload: spec.name, project: 'vision' }));
   }
   function fail(name: string, log = APP_ERROR_LOG) {
@@ -93,7 +94,7 @@ describe('follow-ups in the alert\'s thread', () => {
 
   it('tells a stopped workload running again in its thread, and survives a restart: the new process threads under the same root', async () => {
     const dir = tempDir();
-    kube.apply(workloadCr({ kind: 'InteractiveWorkload', name: 'notebook', project: 'vision', owner: 'bob' }));
+    kube.apply(workloadCr({ kind: 'InteractiveWorkload', name: 'notebook', project: 'vision', owner: 'bob', arguments: '-u train.py' }));
     const withBob = { ...config, owners: { ...config.owners, map: { bob: BOB.email } } };
     bot = await sims.startBot(withBob, { dir });
     kube.setPhase('InteractiveWorkload', ns('vision'), 'notebook', 'Stopped');

@@ -8,7 +8,7 @@ import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
-import { ns, workloadCr } from '../helpers/workloads.js';
+import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -142,5 +142,40 @@ describe('maintenance reminders through the bot', () => {
     expect(await bot.store.ledgerEntry(key)).toMatchObject({ recipient: 'C0MAINT', channel: 'C0MAINT' });
     expect((await bot.store.ledgerEntry(key))!.ts).toBeTruthy();
     expect(await at(new Date(clock.getTime() + HOUR))).toEqual([]);
+  });
+
+  it("names each running workload's last checkpoint in its owner's DM, and sends the DM when a log cannot be read", async () => {
+    writeFileSync(feedPath, feed({ start: '20270112T070000Z', end: '20270112T150000Z' }));
+    const dayBefore = new Date(START.getTime() - DAY + 60_000);
+    clock = dayBefore;
+    kube.apply(workloadCr({ name: 'hf-run', project: 'vision', owner: 'alice' }));
+    kube.apply(pod({ workload: 'hf-run', project: 'vision' }));
+    // Hugging Face Trainer's line (trainer.py Trainer._save), 40 minutes before the reminder; hostile text after it.
+    kube.appendLog(ns('vision'), 'hf-run-0-0', 'hf-run', 'Saving model checkpoint to /data/out/checkpoint-500\n', { at: new Date(clock.getTime() - 40 * 60_000) });
+    kube.appendLog(ns('vision'), 'hf-run-0-0', 'hf-run', "{'loss': 0.4} <!channel>\n", { at: new Date(clock.getTime() - 60_000) });
+    kube.apply(workloadCr({ name: 'quiet-run', project: 'vision', owner: 'alice' }));
+    kube.apply(pod({ workload: 'quiet-run', project: 'vision' }));
+    kube.appendLog(ns('vision'), 'quiet-run-0-0', 'quiet-run', 'epoch 1\nepoch 2\nepoch 3\n', { at: clock });
+    kube.apply(workloadCr({ name: 'bobs-run', project: 'vision', owner: 'bob' }));
+    kube.apply(pod({ workload: 'bobs-run', project: 'vision' }));
+    // Started well before, so the start's own first round has nothing due (and reads no log).
+    clock = new Date(START.getTime() - 20 * DAY);
+    bot = await sims.startBot(config(), { now: () => clock });
+    await bot.settle();
+    await at(clock);
+    kube.failNext(1, 500, '/bobs-run-0-0/log');
+    await at(dayBefore);
+
+    const dmOf = (id: string) => slack.messagesTo(id).filter((m) => String(m.body.text).includes('Maintenance')).map((m) => JSON.stringify(m.body));
+    const [alice] = dmOf(ALICE.id);
+    expect(alice).toContain('`hf-run` in vision (TrainingWorkload)\\n      Last checkpoint saved 40 min ago (global step 500, `/data/out/checkpoint-500`)');
+    expect(alice).toContain('`quiet-run` in vision (TrainingWorkload)\\n      No checkpoint line in the last 3 lines of its log');
+    expect(alice).not.toContain('<!channel>');
+    const [bob] = dmOf(BOB.id);
+    expect(bob).toContain('`bobs-run` in vision (TrainingWorkload)\\n      Could not look for its last checkpoint: its log could not be read');
+    // Each log was read once, its tail with timestamps.
+    const reads = kube.requests.filter((r) => r.path.endsWith('/log'));
+    expect(reads.map((r) => r.path.split('/').at(-2)).sort()).toEqual(['bobs-run-0-0', 'hf-run-0-0', 'quiet-run-0-0']);
+    for (const r of reads) expect(r.query).toMatchObject({ timestamps: 'true', tailLines: '2000' });
   });
 });

@@ -74,6 +74,26 @@ describe('maintenance messages', () => {
     expect(json).toMatch(/…and \d+ more\./);
   });
 
+  it('names each workload\'s last checkpoint under it, or says why its log could not be read, within the limits', () => {
+    const saved = (i: number) => ({
+      sighting: { linesRead: 2000, lastSaved: { framework: 'Megatron-LM', progress: { unit: 'iteration' as const, value: 12000 + i }, path: `/data/<!channel>/${'x'.repeat(300)}` }, ageMs: 40 * 60_000 },
+      pod: `train-${i}-0-0`, container: 'train',
+    });
+    const readings = Array.from({ length: 2000 }, (_, i) => (i === 1 ? { problem: 'its log could not be read (500 <@U1>)' } : i === 2 ? undefined : saved(i)));
+    const m = buildOwnerNotice(window, Array.from({ length: 2000 }, (_, i) => workload(i)), ctx, readings);
+    expect(m.blocks.length).toBeLessThanOrEqual(50);
+    for (const b of m.blocks as Array<{ type: string; text?: { text: string } }>) {
+      if (b.type === 'section') expect(b.text!.text.length).toBeLessThanOrEqual(3000);
+    }
+    const json = allText(m);
+    expect(json).toContain('`train-0` in p (TrainingWorkload)\\n      Last checkpoint saved 40 min ago (iteration 12000, `/data/&lt;!channel&gt;/');
+    expect(json).toContain('`train-1` in p (TrainingWorkload)\\n      Could not look for its last checkpoint: its log could not be read (500 &lt;@U1&gt;)');
+    // No reading (not read): the line as before.
+    expect(json).toContain('`train-2` in p (TrainingWorkload)\\n• `train-3`');
+    expect(json).not.toContain('<!channel>/');
+    expect(json).toMatch(/…and \d+ more\./);
+  });
+
   it('keeps a long header within 150 characters', () => {
     const m = buildWindowMessage({ ...due('start'), window: { ...window, summary: 'x'.repeat(400) } }, ctx);
     expect((m.blocks[0] as { text: { text: string } }).text.text.length).toBe(150);

@@ -182,6 +182,21 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       expect(log).toBe('epoch');
     });
 
+    it('prefixes each line with when it was written (the kubelet\'s fixed nine-digit RFC 3339) with timestamps=true, before tailLines', async () => {
+      kube.apply(pod('stamped-0-0', 'runai-logs', ['trainer']));
+      kube.appendLog('runai-logs', 'stamped-0-0', 'trainer', 'iteration 1\nsaving chec', { at: new Date('2026-12-01T10:00:00.120Z') });
+      // The open line keeps the time it began; the next lines get theirs.
+      kube.appendLog('runai-logs', 'stamped-0-0', 'trainer', 'kpoint\niteration 2\n', { at: new Date('2026-12-01T10:40:00Z') });
+      const all = await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs', timestamps: true });
+      expect(all).toBe(
+        '2026-12-01T10:00:00.120000000Z iteration 1\n2026-12-01T10:00:00.120000000Z saving checkpoint\n2026-12-01T10:40:00.000000000Z iteration 2\n',
+      );
+      expect(await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs', timestamps: true, tailLines: 1 })).toBe('2026-12-01T10:40:00.000000000Z iteration 2\n');
+      // limitBytes counts the prefix, as the kubelet cuts after it writes them.
+      expect(await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs', timestamps: true, tailLines: 1, limitBytes: 10 })).toBe('2026-12-01');
+      expect(await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs' })).toBe('iteration 1\nsaving checkpoint\niteration 2\n');
+    });
+
     it("returns the previous instance's log with previous=true", async () => {
       const log = await core.readNamespacedPodLog({ name: 'job-0-0', namespace: 'runai-logs', previous: true });
       expect(log).toBe('first run crashed: ImportError\n');

@@ -4,7 +4,8 @@
  */
 import { GUIDE } from '../../src/lifecycle/states.js';
 import { messageViolation } from '../fakes/slack.js';
-import { ALICE, BOB, CAROL, DAVE, SECRET, startWorld, type World } from './world.js';
+import { ALICE, BOB, CAROL, DAVE, ERIN, GRACE, SECRET, startWorld, type World } from './world.js';
+import type { SlackUser } from '../fakes/slack.js';
 
 describe('/runai in Socket Mode', () => {
   let world: World;
@@ -17,6 +18,8 @@ describe('/runai in Socket Mode', () => {
     await world.close();
   });
 
+  const ask = (user: SlackUser, text: string) => world.ask(user, text);
+
   it('acks at once with an empty body and answers ephemerally afterwards', async () => {
     const { ack, reply } = await world.ask(ALICE, 'help');
     expect(ack).toEqual({});
@@ -28,6 +31,7 @@ describe('/runai in Socket Mode', () => {
     for (const text of ['help', '']) {
       const { shown } = await world.ask(ALICE, text);
       for (const sub of ['list', 'status NAME', 'logs NAME', 'why NAME', 'maintenance', 'mute NAME', 'unmute', 'settings']) expect(shown).toContain(`/runai ${sub}`);
+      expect(shown).toContain('settings tips on|off');
     }
   });
 
@@ -56,6 +60,40 @@ describe('/runai in Socket Mode', () => {
     expect(shown).toContain('`bert`');
     expect(shown).not.toContain('sdxl');
     expect(shown).not.toContain('twin');
+  });
+
+  it('lists a project for its members with -p, and only what each may see', async () => {
+    const carol = await ask(CAROL, 'list -p vision');
+    expect(carol.shown).toContain('2 workloads in project `vision` that you may see');
+    expect(carol.shown).toContain('`resnet` in vision');
+    expect(carol.shown).toContain('`twin` in vision');
+    expect(carol.shown).not.toContain('`bert`');
+    expect(carol.shown).not.toContain('in llm');
+    // Not a member: the same answer as for a project that does not exist.
+    const erin = await ask(ERIN, 'list -p vision');
+    expect(erin.shown).toContain('There are no workloads in project `vision` that you may see.');
+    expect((await ask(ERIN, 'list -p nosuch')).shown).toContain('There are no workloads in project `nosuch` that you may see.');
+    // Alice owns bert in llm, but is no llm member: she sees hers, not bob's twin there.
+    const alice = await ask(ALICE, 'list -p llm');
+    expect(alice.shown).toContain('1 workload in project `llm` that you may see');
+    expect(alice.shown).toContain('`bert`');
+    expect(alice.shown).not.toContain('`twin`');
+  });
+
+  it('lists by state across projects: an admin sees every cluster workload in it, a member those of their projects', async () => {
+    const dave = await ask(DAVE, 'list --state pending');
+    expect(dave.shown).toContain('1 pending workload that you may see');
+    expect(dave.shown).toContain('`sdxl` in genai');
+    expect(dave.shown).not.toContain('`resnet`');
+    const failed = await ask(DAVE, 'list --state failed');
+    expect(failed.shown).toContain('`resnet`');
+    expect(failed.shown).not.toContain('`sdxl`');
+    const grace = await ask(GRACE, 'list --state running');
+    expect(grace.shown).toContain('`twin` in vision');
+    expect(grace.shown).not.toContain('`bert`');
+    expect(grace.shown).not.toContain('in llm');
+    // Without a filter, list is still the asker's own: an admin owning nothing has none.
+    expect((await ask(DAVE, 'list')).shown).toContain('You have no workloads');
   });
 
   it('tells someone without workloads that they have none', async () => {
@@ -165,9 +203,21 @@ describe('/runai in Socket Mode', () => {
     expect(await world.bot.store.getSettings(CAROL.id)).toEqual({
       completed: true,
       pending: false,
+      tips: true,
       quietHours: { from: '23:30', to: '06:00', timezone: 'Europe/Berlin' },
     });
     expect((await world.ask(CAROL, 'settings quiet off')).shown).toContain('Quiet hours: *off*');
+  });
+
+  it('turns log-saving tips off and on again (on by default), and keeps the other settings', async () => {
+    expect((await world.ask(CAROL, 'settings')).shown).toContain('Log-saving tips, at most one a week per kind: *on*');
+    const before = await world.bot.store.getSettings<Record<string, unknown>>(CAROL.id);
+    const off = (await world.ask(CAROL, 'settings tips off')).shown;
+    expect(off).toContain('no longer send you tips');
+    expect(off).toContain('Log-saving tips, at most one a week per kind: *off*');
+    expect(await world.bot.store.getSettings(CAROL.id)).toEqual({ ...before, tips: false });
+    expect((await world.ask(CAROL, 'settings tips on')).shown).toContain('Log-saving tips, at most one a week per kind: *on*');
+    expect(await world.bot.store.getSettings(CAROL.id)).toMatchObject({ tips: true });
   });
 
   it('answers a cluster that fails with a polite message, not a stack trace', async () => {

@@ -194,6 +194,19 @@ describe('one bot, two clusters: /runai, buttons and the Home tab', () => {
     expect(shown).toContain('`only-east` in vision on cluster *gpu-east*');
   });
 
+  it('narrows list to one cluster with --cluster, still only what the asker may see', async () => {
+    const west = await ask(ALICE, 'list --cluster gpu-west');
+    expect(west.shown).toContain('`train-1` in vision on cluster *gpu-west*');
+    expect(west.shown).not.toContain('gpu-east*');
+    // bob's solo in gpu-west is not alice's, and alice is no member of vision here.
+    expect(west.shown).not.toContain('`solo`');
+    const running = await ask(ALICE, 'list --cluster GPU-EAST --state running');
+    expect(running.shown).toContain('2 running workloads on cluster *gpu-east* that you may see');
+    expect(running.shown).toContain('`only-east`');
+    expect(running.shown).not.toContain('`train-1`');
+    expect((await ask(ALICE, 'list --cluster gpu-north')).shown).toContain("I don't know a cluster named `gpu-north`");
+  });
+
   describe('buttons', () => {
     async function alertButtons(cluster: ClusterName, name: string): Promise<{ channel: string; buttons: Array<{ action_id: string; value?: string }> }> {
       const workload = reconcilers[cluster].workloads().find((w) => w.name === name)!;

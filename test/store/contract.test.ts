@@ -484,8 +484,8 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
 
       expect(await store.getSettings('U1')).toBeUndefined();
       await store.putSettings('U1', { completed: true });
-      await store.putSettings('U1', { completed: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
-      expect(await store.getSettings('U1')).toEqual({ completed: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+      await store.putSettings('U1', { completed: false, tips: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
+      expect(await store.getSettings('U1')).toEqual({ completed: false, tips: false, quietHours: { from: '22:00', to: '07:00', timezone: 'UTC' } });
 
       await store.cacheSlackUser('alice@example.org', 'U1', at(0));
       await store.cacheSlackUser('ghost@example.org', null, at(1));

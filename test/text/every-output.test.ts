@@ -21,6 +21,7 @@ import { diffSubmission } from '../../src/recovery/diff.js';
 import { logAdvice } from '../../src/recovery/log-advice.js';
 import { maskedFailure } from '../../src/recovery/masked.js';
 import { submissionOf } from '../../src/recovery/submission.js';
+import { submissionOfWorkload } from '../../src/recovery/workload-submission.js';
 import { DEFAULT_SETTINGS } from '../../src/notify/settings.js';
 import { triageText } from '../../src/triage/index.js';
 import { messageViolation } from '../fakes/slack.js';
@@ -89,6 +90,22 @@ const nextSubmission = hostileSubmission('2', `${HOSTILE_LINE} `.repeat(30_000))
 const changes = diffSubmission(previousSubmission, nextSubmission);
 const findings = logAdvice(nextSubmission);
 const masked = maskedFailure(nextSubmission, triage);
+/**
+ * The Submission the notifier builds for a failed or completed workload: the normalised
+ * workload's command and arguments (the corpus, with a megabyte more) and its pods' environment
+ * names and volumes (the corpus again), as alerts/masked checks read them.
+ */
+const fromPods = submissionOfWorkload({ ...workload, command: 'bash -c', arguments: `"python train.py ${HOSTILE_LINE} ${SECRETS.filter((x) => !x.text.includes('\n')).map((x) => x.text).join(' ')} | tee '/tmp/${HOSTILE_LINE}.log'" ${`${HOSTILE_LINE} `.repeat(30_000)}` }, [
+  {
+    metadata: { name: field, labels: { 'training.kubeflow.org/replica-type': 'master' } },
+    spec: {
+      containers: [{ name: 'main', image: field, env: [{ name: HOSTILE_LINE, value: SECRETS[0].text }], volumeMounts: [{ name: 'v', mountPath: `/data/${HOSTILE_LINE}` }] }],
+      volumes: [{ name: 'v', persistentVolumeClaim: { claimName: field } }],
+    },
+  },
+]);
+const fromPodsFindings = logAdvice(fromPods);
+const fromPodsMasked = maskedFailure(fromPods, triage);
 const sighting = lastCheckpoint([`2026-11-29T11:00:00Z Saving model checkpoint to /out/<!channel><@U123>@channel\u202e<http://evil.example|x>/checkpoint-5 ${SECRETS[0].text}`, ...log.split('\n')], now);
 
 const slackOutputs: Array<[string, () => unknown]> = [
@@ -114,6 +131,10 @@ const slackOutputs: Array<[string, () => unknown]> = [
   ['log-saving tip, one per finding', () => findings.map((f) => buildLogTip(workload, f))],
   ['masked-failure DM', () => buildMaskedFailureDm(workload, masked!, 'https://runai.example.org')],
   ['failure DM log-loss line', () => ({ text: logLossLine(findings), blocks: [] })],
+  ['alert DM with the log-loss line from its workload and pods', () => buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('', { exitCode: 1 }), logProblem: field, logLossLine: logLossLine(fromPodsFindings) })],
+  ['log-saving tip from the workload and pods, one per finding', () => fromPodsFindings.map((f) => buildLogTip(workload, f))],
+  ['masked-failure DM from the workload and pods', () => buildMaskedFailureDm(workload, fromPodsMasked!, 'https://runai.example.org')],
+  ['masked-failure DM in a channel, with the owner note', () => withOwnerNote(buildMaskedFailureDm(workload, fromPodsMasked!), HOSTILE_OWNER)],
   ['checkpoint line', () => ({ text: checkpointLine(sighting, now), blocks: [] })],
 ];
 
@@ -128,6 +149,11 @@ describe('every output path, one hostile corpus', () => {
     expect(masked).toBeDefined();
     expect(sighting.lastSaved?.progress?.value).toBe(5);
     expect(nextSubmission.cut).toBe(true);
+    expect(fromPods.cut).toBe(true);
+    expect(fromPodsFindings.map((f) => f.kind)).toEqual(expect.arrayContaining(['masked-exit', 'buffered-output']));
+    expect(logLossLine(fromPodsFindings)).toBeDefined();
+    expect(fromPodsMasked).toBeDefined();
+    expect(JSON.stringify(fromPods)).not.toContain(SECRETS[0].leak);
   });
 
   it('keeps environment values out of every submission and change', () => {

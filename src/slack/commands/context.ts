@@ -15,6 +15,7 @@ import type { WorkloadQuery } from '../parse-command.js';
 import { ambiguousClusterMessage, ambiguousMessage, refusalMessage } from '../../messages/replies.js';
 import { qualifiedName } from '../../messages/cluster.js';
 import { withTimeout } from '../../lib/timeout.js';
+import { CheckpointReader } from '../../notify/checkpoints.js';
 
 /** Reads from the cluster on behalf of a person: bounded, so a slow cluster gets an answer. */
 export const CLUSTER_TIMEOUT_MS = 10_000;
@@ -30,6 +31,17 @@ export interface Asker {
 
 // One access policy (and membership cache) per running bot, shared by every surface.
 const accessByDeps = new WeakMap<ListenerDeps, WorkloadAccess>();
+// One checkpoint reader per running bot: its concurrency limit holds across everyone asking.
+const checkpointsByDeps = new WeakMap<ListenerDeps, CheckpointReader>();
+
+export function checkpointReaderFor(deps: ListenerDeps): CheckpointReader {
+  let reader = checkpointsByDeps.get(deps);
+  if (!reader) {
+    reader = new CheckpointReader({ readerFor: (c) => deps.readerFor(c), ownerKeys: deps.config.owners.keys, now: deps.now, timeoutMs: CLUSTER_TIMEOUT_MS });
+    checkpointsByDeps.set(deps, reader);
+  }
+  return reader;
+}
 
 function accessFor(deps: ListenerDeps, client: WebClient): WorkloadAccess {
   let access = accessByDeps.get(deps);
@@ -136,9 +148,14 @@ export async function findByRef(asker: Asker, ref: { ns?: string; name?: string;
 
 /** The workload with its pods read now, from its own cluster (the cache holds workloads without pods). */
 export async function withCurrentPods(deps: ListenerDeps, found: Found): Promise<Workload> {
+  return (await withCurrentRawPods(deps, found)).workload;
+}
+
+/** The same, and the pods as the cluster gave them (for what the normalised pods leave out). */
+export async function withCurrentRawPods(deps: ListenerDeps, found: Found): Promise<{ workload: Workload; rawPods: unknown[] }> {
   const reader = deps.readerFor(found.workload.cluster);
-  const pods = await withTimeout((signal) => reader.podsOf(found.workload, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
-  return withPods(found.workload, pods, { ownerKeys: deps.config.owners.keys });
+  const rawPods = await withTimeout((signal) => reader.podsOf(found.workload, signal), CLUSTER_TIMEOUT_MS, 'listing the pods');
+  return { workload: withPods(found.workload, rawPods, { ownerKeys: deps.config.owners.keys }), rawPods };
 }
 
 /** Parses a button's value; anything malformed names no workload. */

@@ -34,7 +34,9 @@ async function applyChange(asker: Asker, current: UserSettings, change: Settings
   }
   const said = change.key === 'completed'
     ? `I will ${change.on ? 'now also' : 'no longer'} tell you when a workload of yours completes.`
-    : `I will ${change.on ? 'now' : 'no longer'} warn you about workloads stuck in Pending or Initializing.`;
+    : change.key === 'tips'
+      ? `I will ${change.on ? 'now' : 'no longer'} send you tips about saving your workloads' logs.`
+      : `I will ${change.on ? 'now' : 'no longer'} warn you about workloads stuck in Pending or Initializing.`;
   return { settings: { ...current, [change.key]: change.on }, said };
 }
 

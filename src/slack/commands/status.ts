@@ -7,7 +7,10 @@ import type { SlackMessage } from '../../messages/blocks.js';
 import { workloadId } from '../../model.js';
 import type { WorkloadQuery } from '../parse-command.js';
 import { statusesMessage, statusMessage } from '../../messages/replies.js';
-import { findVisibleWorkloads, pickOne, withCurrentPods, type Asker, type Found } from './context.js';
+import type { CheckpointReading } from '../../recovery/checkpoint.js';
+import type { LogFinding } from '../../recovery/log-advice.js';
+import { logFindingsOf } from '../../notify/log-findings.js';
+import { checkpointReaderFor, findVisibleWorkloads, pickOne, withCurrentRawPods, type Asker, type Found } from './context.js';
 
 /** More than this many clusters' answers would not fit one reply's 50 blocks. */
 const STATUSES_SHOWN = 5;
@@ -25,12 +28,22 @@ async function statusOf(asker: Asker, found: Found): Promise<SlackMessage> {
   const { deps } = asker;
   let workload = found.workload;
   let podProblem: string | undefined;
+  let logFindings: LogFinding[] = [];
   try {
-    workload = await withCurrentPods(deps, found);
+    const read = await withCurrentRawPods(deps, found);
+    workload = read.workload;
+    logFindings = logFindingsOf(workload, read.rawPods);
   } catch (err) {
     podProblem = describeKubeError(err);
   }
+  // Only a running workload is saving checkpoints now; its pods are read already (or could not be).
+  let checkpoint: CheckpointReading | undefined;
+  if (workload.state === 'Running') {
+    checkpoint = podProblem ? { problem: `its pods could not be listed (${podProblem})` } : await checkpointReaderFor(deps).read(workload);
+  }
   return statusMessage({
+    checkpoint,
+    logFindings,
     workload,
     now: deps.now(),
     stateSince: (await deps.store.getWorkload(workloadId(workload)))?.stateSince,

@@ -4,6 +4,7 @@
  */
 import type { KubeEvent } from '../../cluster/reader.js';
 import { enrichWorkload } from '../../notify/enrich.js';
+import { logFindingsOf } from '../../notify/log-findings.js';
 import { schedulingReasons } from '../../notify/scheduling.js';
 import type { SlackMessage } from '../../messages/blocks.js';
 import type { WorkloadQuery } from '../parse-command.js';
@@ -40,5 +41,6 @@ export async function whyReply(asker: Asker, query: WorkloadQuery): Promise<Slac
   const waiting = base.state === 'Pending' || base.state === 'Initializing';
   const podGroups = waiting ? await reader.podGroupsOf(base.namespace, base.name).catch(() => []) : [];
   const plainReasons = waiting ? schedulingReasons(enriched.events, podGroups, enriched.workload.pods) : [];
-  return whyMessage({ workload, triage: enriched.triage, where, schedulerReasons: waitReasons(enriched.events), plainReasons, logProblem: enriched.logProblem });
+  const logFindings = logFindingsOf(workload, enriched.rawPods);
+  return whyMessage({ workload, triage: enriched.triage, where, schedulerReasons: waitReasons(enriched.events), plainReasons, logProblem: enriched.logProblem, logFindings });
 }
