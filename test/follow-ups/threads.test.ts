@@ -12,6 +12,7 @@ import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
+import { allOutbox } from '../helpers/store.js';
 import { ns, pod, workloadCr, type WorkloadSpec } from '../helpers/workloads.js';
 
 const APP_ERROR_LOG = [
@@ -141,5 +142,46 @@ describe('follow-ups in the alert\'s thread', () => {
     expect(handled.map((e) => e?.recipient)).toEqual(handled.map(() => mutedRecipient(ALICE.id)));
     expect(slack.workspace.find(root.channel, root.ts)!.edited).toBe(false);
     expect(slack.callsTo('chat.update')).toEqual([]);
+  });
+
+  it('coalesces the root\'s edits: two events while Slack is not being called leave one queued edit, sent as one chat.update with the latest line', async () => {
+    submit({ name: 'vit' });
+    bot = await sims.startBot(config);
+    fail('vit');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    await bot.settle();
+    await bot.outbox.stop();
+    kube.apply(pod({ workload: 'vit', project: 'vision' }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'vit', 'Running');
+    await eventually(async () => (await allOutbox(bot.store)).some((i) => i.key.endsWith('1-running')), 'the running reply queued');
+    kube.apply(pod({ workload: 'vit', project: 'vision', exitCode: 0 }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'vit', 'Succeeded');
+    await eventually(async () => (await allOutbox(bot.store)).some((i) => i.key.endsWith('2-completed')), 'the completed reply queued');
+    const edits = (await allOutbox(bot.store)).filter((i) => i.key.startsWith('fu-root:'));
+    expect(edits.map((i) => i.payload.text.split('.')[0])).toEqual(['Failed \u2192 completed']);
+    bot.outbox.start();
+    await eventually(() => replies(root).length === 2, 'both replies');
+    await bot.settle();
+    expect(slack.callsTo('chat.update').filter((c) => c.body.ts === root.ts)).toHaveLength(1);
+    expect(header(slack.workspace.find(root.channel, root.ts)!)).toBe('vit: Failed \u2192 completed');
+    expect(replies(root).map((m) => shown(m).includes('Running') && !shown(m).includes('Completed') ? 'running' : 'completed')).toEqual(['running', 'completed']);
+  });
+
+  it('escalates the same workload failing again after it ran again: a new DM, the ledger\'s one alert per state notwithstanding', async () => {
+    submit({ name: 'gpt' });
+    bot = await sims.startBot(config);
+    fail('gpt');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    kube.apply(pod({ workload: 'gpt', project: 'vision' }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'gpt', 'Running');
+    await eventually(() => replies(root).length === 1, 'the running-again reply');
+    fail('gpt');
+    const again = await eventually(() => topLevel()[1], 'the failed-again DM');
+    expect(shown(again)).toContain('Failed again');
+    expect(shown(again)).toContain('/archives/');
+    await eventually(() => header(slack.workspace.find(root.channel, root.ts)!)?.includes('Failed \u2192 failed again'), 'the root says failed again');
+    await bot.settle();
+    expect(topLevel()).toHaveLength(2);
+    neverBroadcast();
   });
 });
