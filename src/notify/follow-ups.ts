@@ -148,7 +148,8 @@ export class FollowUps {
         await store.putFollowUpThread({ ...existing, ...facts, lastState: state });
         return;
       }
-      await store.putFollowUpThread({
+      // Not a put: another replica may have opened it (and marked it placed) meanwhile.
+      await store.openFollowUpThread({
         chain,
         rootKey: alert.key,
         current: workloadId(w),

@@ -202,6 +202,9 @@ export abstract class ComposedStore implements Store {
   async putFollowUpThread(thread: StoredFollowUpThread): Promise<void> {
     return this.parts.followUps.putFollowUpThread(thread);
   }
+  async openFollowUpThread(thread: StoredFollowUpThread): Promise<boolean> {
+    return this.parts.followUps.openFollowUpThread(thread);
+  }
   async queueCoalescedEdit(item: NewOutboxItem, now: Date): Promise<'queued' | 'replaced'> {
     return this.parts.followUps.queueCoalescedEdit(item, now);
   }

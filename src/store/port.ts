@@ -320,6 +320,12 @@ export interface FollowUpStore {
   followUpThreads(chains: readonly string[]): Promise<Map<string, StoredFollowUpThread>>;
   putFollowUpThread(thread: StoredFollowUpThread): Promise<void>;
   /**
+   * Opens the thread of a new alert: writes it unless the chain's thread already hangs under
+   * that same alert (two replicas preparing one alert, or one preparing it again after a
+   * restart: what the thread has noted since is kept). Returns whether it wrote. One statement.
+   */
+  openFollowUpThread(thread: StoredFollowUpThread): Promise<boolean>;
+  /**
    * Queues an edit of a message already sent, coalesced by key, in one transaction: an item of
    * that key still queued gets the new target and payload (one pending chat.update per root, the
    * latest); otherwise the edit is queued afresh, forgetting the ledger row of an edit sent

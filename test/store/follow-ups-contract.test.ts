@@ -86,6 +86,17 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect((await store.followUpThreads([])).size).toBe(0);
     });
 
+    it('opens a thread unless the chain\'s thread hangs under the same alert already; a new alert\'s replaces it', async () => {
+      expect(await store.openFollowUpThread(thread('job-1'))).toBe(true);
+      await store.putFollowUpThread(thread('job-1', { events: ['running'], folded: false }));
+      // A second replica (or a restart) opening the same alert's thread changes nothing.
+      expect(await store.openFollowUpThread(thread('job-1', { folded: true }))).toBe(false);
+      expect((await store.followUpThreads([thread('job-1').chain])).get(thread('job-1').chain)).toEqual(thread('job-1', { events: ['running'], folded: false }));
+      // A later alert of the chain (another workload of that name, out of the window) opens anew.
+      expect(await store.openFollowUpThread(thread('job-1', { rootKey: 'wl:a/uid-other:Stopped', alerted: 'Stopped' }))).toBe(true);
+      expect((await store.followUpThreads([thread('job-1').chain])).get(thread('job-1').chain)?.rootKey).toBe('wl:a/uid-other:Stopped');
+    });
+
     it('prunes threads not updated since the window began, and only those', async () => {
       await store.putFollowUpThread(thread('old', { updatedAt: at(-8 * 86_400).toISOString() }));
       await store.putFollowUpThread(thread('new', { updatedAt: at(-86_400).toISOString() }));
@@ -107,6 +118,26 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       queued = (await allOutbox(store)).filter((i) => i.key === rootEditKey(root));
       expect(queued.map((i) => i.payload.text)).toEqual(['Failed → resubmitted, completed']);
       expect(queued[0].target).toEqual({ type: 'update', anchorKey: root });
+    });
+
+    it('keeps the latest edit when it replaces one being sent: completing the one in flight does not take the new one with it', async () => {
+      const root = 'wl:a/u3:Failed';
+      await store.queueCoalescedEdit(edit(root, 'Failed → deleted'), T0);
+      const [inFlight] = (await allOutbox(store)).filter((i) => i.key === rootEditKey(root));
+      await store.queueCoalescedEdit(edit(root, 'Failed → resubmitted, running'), at(1));
+      await store.completeOutbox(inFlight.id, { key: inFlight.key, recipient: 'U1', channel: 'D1', ts: '1.2', sentAt: at(1).toISOString() });
+      const left = (await allOutbox(store)).filter((i) => i.key === rootEditKey(root));
+      expect(left.map((i) => i.payload.text)).toEqual(['Failed → resubmitted, running']);
+    });
+
+    it('keeps a replaced edit\'s wait (a rate limit is not hurried by a newer edit)', async () => {
+      const root = 'wl:a/u4:Failed';
+      await store.queueCoalescedEdit(edit(root, 'one'), T0);
+      const [first] = await allOutbox(store);
+      await store.retryOutboxLater(first.id, at(30), 'rate limited', 'rate-limited');
+      await store.queueCoalescedEdit(edit(root, 'two'), at(1));
+      expect(await store.dueOutbox(at(29))).toEqual([]);
+      expect((await store.dueOutbox(at(30))).map((i) => [i.payload.text, i.attempts])).toEqual([['two', 1]]);
     });
 
     it('coalesces edits queued at once by two writers (two replicas) into one item', async () => {

@@ -24,21 +24,34 @@ export class PostgresFollowUps {
     );
   }
 
-  /** One transaction, serialised per key by the row lock of the UPDATE (or the unique key of the INSERT). */
+  async openFollowUpThread(thread: StoredFollowUpThread): Promise<boolean> {
+    return (
+      (await this.db.changes(
+        `INSERT INTO follow_up_threads (chain, root_key, json, updated_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (chain) DO UPDATE SET root_key = excluded.root_key, json = excluded.json, updated_at = excluded.updated_at
+         WHERE follow_up_threads.root_key <> excluded.root_key`,
+        [thread.chain, thread.rootKey, JSON.stringify(thread), thread.updatedAt],
+      )) > 0
+    );
+  }
+
+  /**
+   * One transaction, serialised per key by an advisory lock (the row may not exist yet). Replaced
+   * by a new row (a new id), never updated in place: an edit being sent meanwhile completes by
+   * its own id and leaves this one queued, rather than deleting it. Its wait is kept.
+   */
   async queueCoalescedEdit(item: NewOutboxItem, now: Date): Promise<'queued' | 'replaced'> {
     return this.db.tx(async (c) => {
-      const target = JSON.stringify(item.target);
-      const payload = JSON.stringify(item.payload);
-      if ((await this.db.changes('UPDATE outbox SET target = $1, payload = $2 WHERE key = $3', [target, payload, item.key], c)) > 0) return 'replaced';
-      await this.db.run('DELETE FROM ledger WHERE key = $1', [item.key], c);
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('runai-slack-bot:edit:' || current_schema() || ':' || $1))", [item.key]);
+      const [queued] = await this.db.rows('DELETE FROM outbox WHERE key = $1 RETURNING attempts, next_attempt_at, last_error, wait, created_at', [item.key], c);
+      if (!queued) await this.db.run('DELETE FROM ledger WHERE key = $1', [item.key], c);
       const at = now.toISOString();
-      const inserted = await this.db.changes(
-        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES ($1, $2, $3, $4, $5, $5, $6)
-         ON CONFLICT (key) DO UPDATE SET target = excluded.target, payload = excluded.payload`,
-        [item.key, item.kind, target, payload, at, outboxPriority(item)],
+      await this.db.run(
+        `INSERT INTO outbox (key, kind, target, payload, attempts, next_attempt_at, last_error, wait, created_at, priority) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), queued?.attempts ?? 0, queued?.next_attempt_at ?? at, queued?.last_error ?? null, queued?.wait ?? null, queued?.created_at ?? at, outboxPriority(item)],
         c,
       );
-      return inserted > 0 ? 'queued' : 'replaced';
+      return queued ? 'replaced' : 'queued';
     });
   }
 

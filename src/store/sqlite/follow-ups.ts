@@ -28,16 +28,32 @@ export class SqliteFollowUps {
       .run(thread.chain, thread.rootKey, JSON.stringify(thread), thread.updatedAt);
   }
 
+  openFollowUpThread(thread: StoredFollowUpThread): boolean {
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO follow_up_threads (chain, root_key, json, updated_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (chain) DO UPDATE SET root_key = excluded.root_key, json = excluded.json, updated_at = excluded.updated_at
+           WHERE follow_up_threads.root_key <> excluded.root_key`,
+        )
+        .run(thread.chain, thread.rootKey, JSON.stringify(thread), thread.updatedAt).changes > 0
+    );
+  }
+
   queueCoalescedEdit(item: NewOutboxItem, now: Date): 'queued' | 'replaced' {
     return this.db.transaction(() => {
-      const replaced = this.db.prepare('UPDATE outbox SET target = ?, payload = ? WHERE key = ?').run(JSON.stringify(item.target), JSON.stringify(item.payload), item.key).changes;
-      if (replaced) return 'replaced';
-      this.db.prepare('DELETE FROM ledger WHERE key = ?').run(item.key);
+      // Replaced by a new row (a new id), never updated in place: an edit being sent meanwhile
+      // completes by its own id and leaves this one queued, rather than deleting it. Its wait is kept.
+      const queued = this.db.prepare('SELECT attempts, next_attempt_at, last_error, wait, created_at FROM outbox WHERE key = ?').get(item.key) as
+        | { attempts: number; next_attempt_at: string; last_error: string | null; wait: string | null; created_at: string }
+        | undefined;
+      if (queued) this.db.prepare('DELETE FROM outbox WHERE key = ?').run(item.key);
+      else this.db.prepare('DELETE FROM ledger WHERE key = ?').run(item.key);
       const at = now.toISOString();
       this.db
-        .prepare('INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), at, at, outboxPriority(item));
-      return 'queued';
+        .prepare('INSERT INTO outbox (key, kind, target, payload, attempts, next_attempt_at, last_error, wait, created_at, priority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(item.key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), queued?.attempts ?? 0, queued?.next_attempt_at ?? at, queued?.last_error ?? null, queued?.wait ?? null, queued?.created_at ?? at, outboxPriority(item));
+      return queued ? 'replaced' : 'queued';
     });
   }
 
