@@ -15,6 +15,7 @@
  *   fu:<id>:<n>-<event>        the n-th follow-up in the thread of the alert about workload <id>
  *                              (a thread reply, or the "failed again" DM)
  *   fu-root:<alert key>        the pending edit of that alert's first line (one per root)
+ *   refused:<channel>:<day>    the operators' notice that Slack refuses posts in a channel, once a UTC day
  *
  * <id> is workloadId() (model.ts): `<cluster>/<uid>` in a named cluster, the bare uid in the one
  * unnamed cluster of a config without `clusters:`. Neither a uid nor a cluster name (a DNS
@@ -35,6 +36,7 @@ export const KEY_PREFIX = {
   archiveRecovered: 'archive:recovered:',
   followUp: 'fu:',
   rootEdit: 'fu-root:',
+  refusedChannel: 'refused:',
 } as const;
 
 const STUCK = 'stuck-';
@@ -50,7 +52,8 @@ export type Key =
   | { kind: 'archive-problem'; problem: string; generation: number }
   | { kind: 'archive-recovered'; generation: number }
   | { kind: 'follow-up'; workload: string; seq: number; event: string }
-  | { kind: 'root-edit'; root: string };
+  | { kind: 'root-edit'; root: string }
+  | { kind: 'refused-channel'; channel: string; day: string };
 
 export function alertKey(id: string, state: LifecycleState): string {
   return `${KEY_PREFIX.workload}${id}:${state}`;
@@ -125,6 +128,11 @@ export function followUpChain(w: { cluster?: string; namespace: string; name: st
 
 const FOLLOW_UP_TAIL = /^(\d+)-([a-z]+)$/;
 
+/** The operators' notice about a channel refusing the bot's posts, on the UTC day of `now`. */
+export function refusedChannelKey(channel: string, now: Date): string {
+  return `${KEY_PREFIX.refusedChannel}${channel}:${now.toISOString().slice(0, 10)}`;
+}
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const GENERATION = /^\d+$/;
 const STATES: ReadonlySet<string> = new Set(LIFECYCLE_STATES);
@@ -156,6 +164,10 @@ export function parseKey(key: string): Key | undefined {
   if ((tail = rest(KEY_PREFIX.archiveProblem)) !== undefined) {
     const [problem, generation] = splitAtLast(tail);
     return problem && GENERATION.test(generation) ? { kind: 'archive-problem', problem, generation: Number(generation) } : undefined;
+  }
+  if ((tail = rest(KEY_PREFIX.refusedChannel)) !== undefined) {
+    const [channel, day] = splitAtLast(tail);
+    return channel && !channel.includes(':') && DAY.test(day) ? { kind: 'refused-channel', channel, day } : undefined;
   }
   if ((tail = rest(KEY_PREFIX.archiveRecovered)) !== undefined) {
     return GENERATION.test(tail) ? { kind: 'archive-recovered', generation: Number(tail) } : undefined;
@@ -218,7 +230,7 @@ export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KE
  * cannot cause a repeat, since what they record is past its lookback, its day or its week. Maintenance
  * and archive keys stay for ever: a reminder or a problem report must never go out twice.
  */
-export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit] as const;
+export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.refusedChannel, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit] as const;
 
 /** Of old ledger keys under PRUNABLE_KEY_PREFIXES, those retention removes: all but a `live` workload's. */
 export function prunableKeys(keys: readonly string[], live: ReadonlySet<string>): string[] {

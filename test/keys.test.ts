@@ -10,6 +10,7 @@ import {
   opsBurstKey,
   parseBurstDestination,
   parseKey,
+  refusedChannelKey,
   prunableKeys,
   stuckKey,
   tipKey,
@@ -39,6 +40,7 @@ describe('keys: each kind built and read back', () => {
     ['a feed notice', maintenanceKey('feed:2026-11-30T10:00:00.000Z:failing'), { kind: 'maintenance', reminder: 'feed:2026-11-30T10:00:00.000Z:failing' }],
     ['an archive problem', archiveProblemKey('disk-full', 3), { kind: 'archive-problem', problem: 'disk-full', generation: 3 }],
     ['an archive recovery', archiveRecoveredKey(0), { kind: 'archive-recovered', generation: 0 }],
+    ['a refused channel\'s daily notice', refusedChannelKey('C0FALLBACK', new Date('2026-11-30T23:59:00Z')), { kind: 'refused-channel', channel: 'C0FALLBACK', day: '2026-11-30' }],
   ];
   it.each(rows)('%s', (_, key, parsed) => {
     expect(parseKey(key)).toEqual(parsed);
@@ -78,6 +80,8 @@ describe('keys: strings that are not keys', () => {
     ['a tip without a finding', 'tip::12:alice'],
     ['an archive problem without a generation', 'archive:problem:disk-full'],
     ['an archive recovery that is not a number', 'archive:recovered:x'],
+    ['a refused channel without a day', 'refused:C0FALLBACK'],
+    ['a refused channel without a channel', 'refused::2026-11-30'],
     ['an unknown kind', 'upd:wl:u1:Failed'],
     ['a kind in the middle', 'x:wl:u1:Failed'],
   ])('%s', (_, text) => {

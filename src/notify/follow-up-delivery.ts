@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { mutedRecipient } from '../keys.js';
 import type { BurstStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget } from '../store/port.js';
 import type { Block } from '../messages/blocks.js';
-import type { Delivery } from './mutes.js';
+import type { SkipReason, Wanted } from '../delivery/plan.js';
 
 export type ThreadTarget = Extract<OutboxTarget, { type: 'thread' }>;
 
@@ -20,7 +20,9 @@ export interface FollowUpSendContext {
     reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
     update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
   };
-  delivery(userId: string, item: OutboxItem): Promise<Delivery>;
+  /** What the person wants now (delivery/plan.ts wanted: mutes, settings, quiet hours). */
+  wanted(userId: string, item: OutboxItem, target: ThreadTarget): Promise<Wanted>;
+  onSkipped?(reason: SkipReason): void;
   /** The outbox's 429 pauses around a call. */
   withPause<T>(channel: string, method: 'chat.postMessage' | 'chat.update', call: () => Promise<T>): Promise<T>;
   /** Records what Slack accepted (kept in memory and written later if the store refuses). */
@@ -57,9 +59,12 @@ export async function sendFollowUp(item: OutboxItem, target: ThreadTarget, ctx: 
     return;
   }
   if (PERSON.test(root.recipient)) {
-    const delivery = await ctx.delivery(root.recipient, item);
+    const delivery = await ctx.wanted(root.recipient, item, target);
     if (delivery.action === 'drop') {
-      if (await handled({ recipient: mutedRecipient(root.recipient) })) log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
+      if (await handled({ recipient: mutedRecipient(root.recipient) })) {
+        log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
+        ctx.onSkipped?.(delivery.reason);
+      }
       return;
     }
     if (delivery.action === 'defer') {

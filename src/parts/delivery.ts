@@ -12,7 +12,9 @@ import { containersFinishedAt, withPods } from '../cluster/normalize.js';
 import { withTimeout } from '../lib/timeout.js';
 import { FollowUps } from '../notify/follow-ups.js';
 import { LogTips } from '../notify/log-tips.js';
-import { deliveryFor } from '../notify/mutes.js';
+import { DeliveryPlanner, owedOfItem } from '../notify/planner.js';
+import { RefusedChannels } from '../notify/refused-channels.js';
+import { wanted } from '../delivery/plan.js';
 import { Notifier } from '../notify/notifier.js';
 import { Outbox } from '../notify/outbox.js';
 import { outboxHooks } from '../notify/outbox-hooks.js';
@@ -45,6 +47,10 @@ export interface DeliveryParts {
   /** What the watch shows now: written by the reconciler, read by the parts that only look. */
   cache: WorkloadCache;
   owners: OwnerDirectory;
+  /** Reads the facts every delivery plan is made from (delivery/plan.ts decides). */
+  planner: DeliveryPlanner;
+  /** Channels where Slack refuses the bot's posts (for /readyz). */
+  refusedChannels: RefusedChannels;
   outbox: Outbox;
   archiver?: LogArchiver;
   notifier: Notifier;
@@ -58,16 +64,37 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
   const cache = new WorkloadCache();
   const gateway = new SlackGateway(slackApp.app.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  // Who hears what is decided once, before enrichment (delivery/plan.ts); the planner reads its facts.
+  const planner = new DeliveryPlanner({
+    owners,
+    store,
+    projectChannel: (project) => config.projects[project]?.channel,
+    fallbackChannel: config.slack.fallbackChannel,
+    opsChannel: config.slack.opsChannel,
+    burstWindowMs: config.alerts.burstWindow,
+    now,
+  });
+  const refusedChannels = new RefusedChannels({
+    store,
+    opsChannel: config.slack.opsChannel,
+    retentionMs: config.slack.outboxRetention,
+    now,
+    log: log.child({ component: 'outbox' }),
+    queued: () => outbox.kick(),
+    onChange: (refused) => {
+      metrics.refusedChannels.reset();
+      for (const r of refused) metrics.refusedChannels.set({ channel: r.channel, error: r.slackError }, 1);
+    },
+  });
   const outbox = new Outbox({
     store,
     slack: gateway,
-    owners,
-    projectChannel: (project) => config.projects[project]?.channel,
-    fallbackChannel: config.slack.fallbackChannel,
-    delivery: (userId, item) => deliveryFor(store, userId, item, now()),
+    planner,
+    refused: refusedChannels,
     log: log.child({ component: 'outbox' }),
     now,
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
+    onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
     onStoreError: (op) => metrics.storeErrors.inc({ op }),
     retentionMs: config.slack.outboxRetention,
@@ -103,6 +130,8 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
   const notifier = new Notifier({
     store,
     outbox,
+    planner,
+    onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
@@ -119,8 +148,9 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     store,
     // Checked before queueing too: a tip the person would not get must not use up their week.
     deliverable: async (item) => {
-      const userId = item.target.type === 'owner' ? await owners.slackUserFor(item.target.owner) : undefined;
-      return !!userId && (await deliveryFor(store, userId, { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item }, now())).action !== 'drop';
+      const target = item.target;
+      const userId = target.type === 'owner' ? await owners.slackUserFor(target.owner) : undefined;
+      return !!userId && target.type === 'owner' && wanted(owedOfItem({ ...item, target }), await planner.preferences(userId), now()).action !== 'drop';
     },
     queued: () => outbox.kick(),
     log: log.child({ component: 'tips' }),
@@ -155,5 +185,5 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onStarted: (workload, raw) => logTips.started(workload, raw),
     stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });
-  return { cache, owners, outbox, archiver, notifier, logTips, ownerPrefetch, reconciler };
+  return { cache, owners, planner, refusedChannels, outbox, archiver, notifier, logTips, ownerPrefetch, reconciler };
 }

@@ -55,6 +55,8 @@ export interface PostedMessage {
   reply_broadcast?: boolean;
   /** Who posted it: the bot unless a test posted as a person (postAs); Slack lets an app edit only its own. */
   author?: string;
+  /** Files shared with it (files.completeUploadExternal with a channel). */
+  files?: string[];
   /** How it got there: the Web API or a response_url post. */
   via: 'api' | 'response_url';
   edited: boolean;

@@ -26,6 +26,7 @@
  * person; the feed cache by URL: people-level data is shared across clusters.
  */
 import type { SlackMessage } from '../messages/blocks.js';
+import type { StoredPlan } from '../delivery/plan.js';
 
 export interface LedgerEntry {
   key: string;
@@ -36,7 +37,13 @@ export interface LedgerEntry {
 }
 
 export type OutboxTarget =
-  | { type: 'owner'; owner: string; project: string; workload?: string }
+  /**
+   * A message to a workload's owner. `plan`: where it goes, decided once before it was queued
+   * (delivery/plan.ts), kept in the row's target JSON, so neither store needs a column for it;
+   * an item queued without one (before plans, or when Slack could not be asked who the owner
+   * is) is planned when it is sent.
+   */
+  | { type: 'owner'; owner: string; project: string; workload?: string; plan?: StoredPlan }
   | { type: 'channel'; channel: string }
   | { type: 'user'; user: string }
   /** Rewrite the message already sent under `anchorKey` (chat.update). */
