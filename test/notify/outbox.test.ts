@@ -340,7 +340,7 @@ describe('outbox: claims and fencing', () => {
     const owners = new OwnerDirectory({ emailDomain: 'example.org', map: {} }, gateway, store, () => clock);
     const outbox = new Outbox({
       store,
-      slack: afterPost ? { post: async (channel, m) => { const r = await gateway.post(channel, m); await afterPost(); return r; }, update: (c, ts, m) => gateway.update(c, ts, m) } : gateway,
+      slack: afterPost ? { post: async (channel, m) => { const r = await gateway.post(channel, m); await afterPost(); return r; }, update: (c, ts, m) => gateway.update(c, ts, m), reply: (c, ts, m) => gateway.reply(c, ts, m) } : gateway,
       planner: new DeliveryPlanner({ owners, store, projectChannel: () => undefined, now: () => clock }),
       refused: new RefusedChannels({ store, log: captured.log, now: () => clock, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
       log: captured.log.child({ identity }),
