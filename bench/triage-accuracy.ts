@@ -27,6 +27,17 @@ export interface BlindEntry extends CorpusEntry {
 
 export type Half = 'dev' | 'held-out';
 
+/**
+ * A second development split (test/fixtures/logs/dev2): logs gathered for tuning after the
+ * blind set was frozen, from threads of neither other set. Its misses may be listed per log.
+ */
+export interface Dev2Entry extends CorpusEntry {
+  split: 'dev2';
+  framework: string;
+  year: number;
+  note?: string;
+}
+
 /** Share of the corpus in the development half. */
 export const DEV_SHARE = 0.7;
 

@@ -3,7 +3,8 @@
  * halves) and on the blind set (development and held-out splits), each with a per-category
  * confusion table and JSON lines for figures. Misses are listed per log for the development
  * parts only: rules are tuned on them. The real corpus's held-out misses can be shown with
- * --show-held-out; the blind held-out split's never are, whatever the flags.
+ * --show-held-out; the blind held-out split's never are, whatever the flags. The dev2 set
+ * (test/fixtures/logs/dev2) is a second development split: figures, confusion and misses.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -13,6 +14,7 @@ import {
   scoreOne,
   type BlindEntry,
   type CorpusEntry,
+  type Dev2Entry,
   type Half,
   type Scored,
 } from './triage-accuracy.js';
@@ -77,4 +79,15 @@ for (const split of SPLITS) {
   printConfusion(`blind ${split}`, rows, (category, n, correct) => ({ metric: 'triage.blind.category', split, category, n, correct }));
   // Never per log for the held-out split: its misses must not steer a rule.
   if (split === 'dev') printMisses(`blind ${split}`, rows);
+}
+
+// dev2 is for tuning only: every miss is listed.
+const dev2 = readCorpus<Dev2Entry>('dev2').map(([name, text, e]) => scoreOne(name, text, e, 'dev'));
+{
+  const a = accuracy(dev2);
+  const other = otherShare(dev2);
+  console.log(`\ndev2: n=${a.n}  first line ${pct(a.line)}  category ${pct(a.category)}  transient ${pct(a.transient)}  other ${pct(other)}`);
+  console.log(JSON.stringify({ metric: 'triage.dev2.accuracy', split: 'dev2', ...a, other }));
+  printConfusion('dev2', dev2, (category, n, correct) => ({ metric: 'triage.dev2.category', split: 'dev2', category, n, correct }));
+  printMisses('dev2', dev2);
 }

@@ -96,6 +96,8 @@ function alertButtons(alert: WorkloadAlert): ActionsBlock {
   const ref = workloadRef(alert.workload);
   const elements: Button[] = [
     { type: 'button', action_id: ACTION.showLog, text: plain('Show more of the log', LIMITS.buttonText), value: ref },
+    // The guide's first step for a failure: "open and save the logs immediately".
+    ...(alert.state === 'Failed' ? [{ type: 'button' as const, action_id: ACTION.saveLog, text: plain('Save the whole log', LIMITS.buttonText), value: ref }] : []),
     { type: 'button', action_id: ACTION.muteWorkload, text: plain('Mute this workload', LIMITS.buttonText), value: ref },
     {
       type: 'button',

@@ -61,5 +61,6 @@ function alertLine({ entry, workload }: HomeInput['alerts'][number], now: Date):
     const { state } = said;
     return `${STATE_ICON[state] ?? ''} ${forInlineCode(workload.name, 120)} in ${forMrkdwn(workload.project)}${onCluster(workload)} was *${forMrkdwn(state)}*, ${when}`;
   }
-  return `${forMrkdwn(said?.kind === 'maintenance' ? 'Maintenance reminder' : 'Message')}, ${when}`;
+  const what = said?.kind === 'maintenance' ? 'Maintenance reminder' : said?.kind === 'tip' ? 'Log-saving tip' : 'Message';
+  return `${forMrkdwn(what)}, ${when}`;
 }

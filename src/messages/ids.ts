@@ -4,6 +4,7 @@
  */
 export const ACTION = {
   showLog: 'runai_show_log',
+  saveLog: 'runai_save_log',
   muteWorkload: 'runai_mute_workload',
   muteProject: 'runai_mute_project',
   openInRunai: 'runai_open_ui',

@@ -203,7 +203,7 @@ export class Notifier implements AlertSink {
       archivePath,
       archivePending,
       snippetLines: this.options.enrich.tailLines,
-      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logAdvice(enriched.submission)) : undefined,
+      logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
     });
     const kind = alert.workload.state.toLowerCase();
     const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
@@ -247,6 +247,8 @@ export class Notifier implements AlertSink {
 
   /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
   private async maskedFailureOf(key: string, w: Workload, enriched: Enriched) {
+    // No pod, no log to read: the check needs its main container.
+    if (!enriched.rawPods.length) return undefined;
     try {
       return await checkMaskedFailure(w, enriched.submission, this.options.enrich.readerFor(w.cluster), this.options.enrich.timeoutMs);
     } catch (err) {
@@ -305,13 +307,17 @@ export class Notifier implements AlertSink {
   }
 }
 
+/** The log-saving findings an alert can stand behind: none without a pod (its environment and volumes would be guesses). */
+function logFindingsOfAlert(e: Enriched) {
+  return e.rawPods.length ? logAdvice(e.submission) : [];
+}
+
 type QueuedAlert = { key: string; kind: string; target: Extract<OutboxTarget, { type: 'owner' }>; payload: SlackMessage };
 
-/** An owed alert as its plan sees it: the kind it is queued as, and whether it may burst. */
+/** An owed alert as its plan sees it: the kind it is queued as (its state's), and whether it may burst. */
 function owedOf(alert: OwedAlert): Owed {
   const w = alert.workload;
-  const kind = alert.kind === 'stuck' ? w.state.toLowerCase() : w.state.toLowerCase();
-  return { key: alert.key, kind, owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
+  return { key: alert.key, kind: w.state.toLowerCase(), owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
 }
 
 function ownerTarget(w: Workload) {

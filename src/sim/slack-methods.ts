@@ -5,6 +5,7 @@
  */
 import { messageViolation, viewViolation, type BlockKitViolation } from './slack-block-rules.js';
 import type { SlackChannel, SlackUser, SlackWorkspace } from './slack-workspace.js';
+import type { SlackFiles } from './slack-files.js';
 
 export type Json = Record<string, unknown>;
 export type TokenKind = 'bot' | 'app';
@@ -20,10 +21,16 @@ export interface MethodContext {
   scopes: readonly string[];
   /** Issues a one-use Socket Mode ticket and returns its ws:// URL. */
   openSocketUrl(): string;
+  /** Files uploaded through the external upload flow (slack-files.ts). */
+  files: SlackFiles;
+  /** The upload URL for a token handed out by files.getUploadURLExternal. */
+  uploadUrl(token: string): string;
 }
 
 export interface MethodSpec {
   token: TokenKind;
+  /** The bot scope the method needs; without it Slack answers missing_scope (needed, provided). */
+  scope?: string;
   answer(ctx: MethodContext): Json;
 }
 
@@ -248,6 +255,54 @@ export const METHODS: Record<string, MethodSpec> = {
       if (ctx.args.blocks !== undefined) message.blocks = blocksOf(ctx.args);
       message.edited = true;
       return { ok: true, channel: message.channel, ts: message.ts, text: message.text };
+    },
+  },
+
+  'files.getUploadURLExternal': {
+    token: 'bot',
+    scope: 'files:write',
+    answer: ({ args, files, uploadUrl }) => {
+      const filename = str(args.filename);
+      const length = Number(args.length);
+      // The docs: missing_argument "typically only occurs when the length provided is 0".
+      if (!filename || !Number.isInteger(length) || length <= 0) return fail('missing_argument');
+      const { file, token } = files.reserve(filename, length);
+      return { ok: true, upload_url: uploadUrl(token), file_id: file.id };
+    },
+  },
+
+  'files.completeUploadExternal': {
+    token: 'bot',
+    scope: 'files:write',
+    answer: (ctx) => {
+      const list = ctx.args.files;
+      if (!Array.isArray(list) || !list.length || list.some((f) => typeof f !== 'object' || f === null || typeof (f as Json).id !== 'string')) {
+        return fail('invalid_arguments');
+      }
+      const entries = list as Array<{ id: string; title?: unknown }>;
+      const found = entries.map((f) => ctx.files.get(f.id));
+      // Never handed out, already completed (it may be called once), or its bytes never arrived.
+      if (found.some((f) => !f || f.completed || f.bytes === undefined)) return fail('file_not_found');
+      let channel: SlackChannel | undefined;
+      const channelId = str(ctx.args.channel_id);
+      if (channelId) {
+        channel = ctx.workspace.resolveChannel(channelId);
+        if (!channel) return fail('channel_not_found');
+        const refused = membershipRefusal(ctx, channel, false);
+        if (refused) return refused;
+      }
+      const comment = str(ctx.args.initial_comment);
+      const ts = channel ? ctx.workspace.nextTs(ctx.now) : undefined;
+      for (const [i, file] of found.entries()) {
+        Object.assign(file!, {
+          completed: true,
+          title: typeof entries[i].title === 'string' ? entries[i].title : file!.filename,
+          ...(channel && { channel: channel.id, ts }),
+          ...(comment && { initialComment: comment }),
+        });
+      }
+      if (channel) ctx.workspace.post({ channel: channel.id, ts: ts!, text: comment, files: found.map((f) => f!.id), via: 'api' });
+      return { ok: true, files: found.map((f) => ({ id: f!.id, title: f!.title })) };
     },
   },
 

@@ -11,15 +11,21 @@ const JSON_FIELDS: Record<string, string> = {
   blocks: 'invalid_blocks_format',
   attachments: 'invalid_attachments',
   view: 'invalid_arguments',
+  files: 'invalid_arguments',
 };
 
 export type ParsedArgs = { args: Json; token: string | undefined } | { error: string; token: string | undefined };
 
-export function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readRawBody(req)).toString('utf8');
+}
+
+/** The body's bytes as sent (a file's content is not text). */
+export function readRawBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

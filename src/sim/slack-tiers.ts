@@ -49,6 +49,9 @@ export const METHOD_LIMITS: Record<string, RateLimit> = {
   'views.publish': TIERS[4],
   'views.open': TIERS[4],
   'views.update': TIERS[4],
+  // docs.slack.dev/reference/methods/files.getUploadURLExternal, files.completeUploadExternal: Tier 4.
+  'files.getUploadURLExternal': TIERS[4],
+  'files.completeUploadExternal': TIERS[4],
   'auth.test': { perMinute: 600, burst: 100 },
   'chat.postMessage': { perMinute: 300, burst: 50 },
 };

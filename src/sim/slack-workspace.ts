@@ -51,6 +51,8 @@ export interface PostedMessage {
   /** Set for chat.postEphemeral and ephemeral respond(): only this user sees it. */
   visibleTo?: string;
   thread_ts?: string;
+  /** Files shared with it (files.completeUploadExternal with a channel). */
+  files?: string[];
   /** How it got there: the Web API or a response_url post. */
   via: 'api' | 'response_url';
   edited: boolean;

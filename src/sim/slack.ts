@@ -23,7 +23,8 @@ import {
   type SlashCommandInput,
   type Team,
 } from './slack-payloads.js';
-import { parseApiArgs, readBody } from './slack-request.js';
+import { parseApiArgs, readRawBody } from './slack-request.js';
+import { SlackFiles, type SimulatedFile } from './slack-files.js';
 import { ResponseUrls, type ResponsePost } from './slack-response-urls.js';
 import { SocketModeLink } from './slack-socket.js';
 import { SlackWorkspace, type ChannelFlags, type SlackChannel, type SlackUser } from './slack-workspace.js';
@@ -32,6 +33,7 @@ export type { Json } from './slack-methods.js';
 export type { SlackUser, SlackChannel, ChannelFlags, PostedMessage, HomeView } from './slack-workspace.js';
 export type { BlockActionInput, SlashCommandInput } from './slack-payloads.js';
 export type { ResponsePost } from './slack-response-urls.js';
+export type { SimulatedFile } from './slack-files.js';
 
 export interface SlackSimulatorOptions {
   botToken?: string;
@@ -71,7 +73,7 @@ export interface EnvelopeResult {
   nextResponse(timeoutMs?: number): Promise<ResponsePost>;
 }
 
-export const DEFAULT_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email', 'commands', 'usergroups:read', 'channels:read'];
+export const DEFAULT_SCOPES = ['chat:write', 'im:write', 'users:read', 'users:read.email', 'commands', 'usergroups:read', 'channels:read', 'files:write'];
 const DEFAULT_WAIT_MS = 5000;
 
 export class SlackSimulator {
@@ -79,6 +81,10 @@ export class SlackSimulator {
   readonly appToken: string;
   readonly workspace: SlackWorkspace;
   readonly calls: RecordedCall[] = [];
+  /** Files uploaded through files.getUploadURLExternal → upload URL → files.completeUploadExternal. */
+  readonly files = new SlackFiles();
+  /** POSTs to upload URLs, in order (they are not Web API calls). */
+  readonly uploads: Array<{ status: number; bytes: number; authorization?: string }> = [];
   private scopes: string[];
   private readonly team: Team;
   private readonly botId: string;
@@ -154,6 +160,12 @@ export class SlackSimulator {
 
   callsTo(method: string): RecordedCall[] {
     return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Files shared into a conversation (a user id finds the bot's DM with them), oldest first. */
+  filesSharedIn(channelOrUser: string): SimulatedFile[] {
+    const channel = this.workspace.resolveChannel(channelOrUser);
+    return channel ? this.files.completed().filter((f) => f.channel === channel.id) : [];
   }
 
   /** Accepted chat.postMessage calls into a conversation; a user id also finds the bot's DM with them. */
@@ -339,7 +351,16 @@ export class SlackSimulator {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', this.url).pathname;
-    const raw = await readBody(req);
+    const bytes = await readRawBody(req);
+    if (path.startsWith('/upload/v1/')) {
+      const outage = this.faults.outage();
+      if (outage) return send(res, outage.status, outage.body);
+      const { status, text } = this.files.receive(path.slice('/upload/v1/'.length), bytes, req.headers['content-type']);
+      this.uploads.push({ status, bytes: bytes.length, ...(req.headers.authorization && { authorization: req.headers.authorization }) });
+      this.recorded.emit('call');
+      return send(res, status, text);
+    }
+    const raw = bytes.toString('utf8');
     if (path.startsWith('/api/')) return this.answerApi(path.slice('/api/'.length), req, raw, res);
     if (path.startsWith('/respond/')) {
       const outage = this.faults.outage();
@@ -375,6 +396,7 @@ export class SlackSimulator {
     const scopeHeader = { 'x-oauth-scopes': kind === 'bot' ? this.scopes.join(',') : 'connections:write' };
     if (kind !== spec.token) return answer({ ok: false, error: 'not_allowed_token_type' }, scopeHeader);
     if ('error' in parsed) return answer({ ok: false, error: parsed.error }, scopeHeader);
+    if (spec.scope && !this.scopes.includes(spec.scope)) return answer({ ok: false, error: 'missing_scope', needed: spec.scope, provided: this.scopes.join(',') }, scopeHeader);
     const channel = typeof args.channel === 'string' ? this.workspace.resolveChannel(args.channel)?.id : undefined;
     const fault = this.faults.intercept(method, channel, this.now().getTime());
     if (fault) return { ...fault, headers: { ...scopeHeader, ...fault.headers } };
@@ -388,6 +410,9 @@ export class SlackSimulator {
       // On the host the app reached the API by (as real Slack's wss URL is on a Slack host name),
       // so an app that reaches Slack by name, through a proxy, is handed a socket URL by name too.
       openSocketUrl: () => this.link.issueUrl(host ? `http://${host}` : this.url),
+      files: this.files,
+      // Like the socket URL, on the host the app reached the API by.
+      uploadUrl: (token) => `${host ? `http://${host}` : this.url}/upload/v1/${token}`,
     });
     return answer(body, scopeHeader);
   }

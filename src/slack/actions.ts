@@ -14,6 +14,7 @@ import { failureMessage } from '../messages/replies.js';
 import { askerFor, findByRef, parseRef, type Asker } from './commands/context.js';
 import { logsOf } from './commands/logs.js';
 import { muteProject, muteWorkload } from './commands/mute.js';
+import { saveLogAnswer } from './save-log.js';
 
 /** "Show more of the log": more than the alert quotes, as much as a reply can hold. */
 export const SHOW_LOG_LINES = 200;
@@ -26,6 +27,7 @@ const BUTTONS: Record<string, ButtonAnswer> = {
     const lookup = await findByRef(asker, ref);
     return 'reply' in lookup ? lookup.reply : logsOf(asker.deps, lookup.found, SHOW_LOG_LINES, false);
   },
+  [ACTION.saveLog]: (asker, ref) => saveLogAnswer(asker, ref),
   [ACTION.muteWorkload]: async (asker, ref) => {
     const lookup = await findByRef(asker, ref);
     if ('reply' in lookup) return lookup.reply;

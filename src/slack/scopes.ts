@@ -13,4 +13,5 @@ export const REQUIRED_BOT_SCOPES: readonly string[] = [
   'usergroups:read', // usergroups.users.list: project membership by user group
   'channels:read', // conversations.members on public channels: project membership by channel
   'groups:read', // conversations.members on private channels: project membership by channel
+  'files:write', // files.getUploadURLExternal, files.completeUploadExternal: "Save the whole log" into the owner's DM
 ];

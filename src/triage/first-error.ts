@@ -12,6 +12,7 @@ import {
   RETRY_NOTICE,
   TIER,
   TRACEBACK_HEADER,
+  UNINDENTED_FRAME,
   classifyExceptionLine,
   classifyLine,
   type Classification,
@@ -179,7 +180,7 @@ export class FirstErrorScanner {
   private lastExceptionLine = 0;
   private lastException: Classification | undefined;
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
-  private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate }>();
+  private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean }>();
   private readonly chained = new Set<string>();
   private keyRanges: Array<{ start: number; end: number }> = [];
   private openKey: { start: number; end: number } | undefined;
@@ -369,6 +370,15 @@ export class FirstErrorScanner {
       if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
       // A frame wrapped by the terminal leaves a bare name on its own line (`raise_if_low_memory`).
       if (/^[A-Za-z_]\w*\s*$/.test(rest) && !EXCEPTION_LINE.test(rest)) return;
+      // Frames whose indentation the paste lost, and the source line each is followed by.
+      if (UNINDENTED_FRAME.test(rest)) {
+        traceback.afterFrame = true;
+        return;
+      }
+      if (traceback.afterFrame) {
+        traceback.afterFrame = false;
+        if (!EXCEPTION_LINE.test(rest)) return;
+      }
       if (TRACEBACK_HEADER.test(rest)) {
         traceback.start = lineNumber;
         return;

@@ -45,6 +45,11 @@ const PREFILTER_ANCHORS = [
   // pull back-off, Ray's lost node, XLA's cuDNN check (a glog E-line), a read-only mount, a
   // gated Hugging Face model.
   'back-off pulling', 'marked dead', 'loaded runtime cudnn', 'read-only file', 'is restricted', 'conflict is caused', 'invalid reference', 'not compatible with the current', 'unable to complete a tcp',
+  // A registry's 5xx through Docker's client, pip's resolver giving up, the kubelet reclaiming
+  // resources, Open MPI's signal report, runc failing to exec the command.
+  'unexpected http status', 'resolutiontoodeep', 'attempting to reclaim', 'had condition', 'received signal', 'exec user process',
+  // `python -m` naming no module (CPython's runpy: "%s: No module named %s", no Error in it).
+  'no module named',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -75,7 +80,8 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /libnccl-net\.so: cannot open shared object file|NET\/Plugin ?: (?:No plugin found|Plugin load)/, why: 'NCCL looks for an optional network plugin and uses its internal one' },
   { pattern: /libibverbs: Warning: couldn't load driver/, why: 'libibverbs probes every provider; a missing one is harmless' },
   { pattern: /Sending process \d+ closing signal SIGTERM/, why: 'torchrun stopping the other workers after one failed' },
-  { pattern: /^\s*Primary job\s+terminated normally, but \d+ process|^a non-zero exit code\. Per user-direction, the job has been aborted/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
+  // Anchored at both ends: a paste that runs the banner into the sentence naming the failed rank is that rank's report.
+  { pattern: /^\s*Primary job\s+terminated normally, but \d+ process(?:es)? returned\s*$|^a non-zero exit code\. Per user-direction, the job has been aborted\.?\s*$/, why: "mpirun's banner after a rank failed; the rank's own error comes before it" },
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
   { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
@@ -131,7 +137,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   // rich's traceback box (│ … │): frames and source; the exception is printed below the box.
   // Also as UTF-8 bytes read as latin1, how a byte stream is scanned. (│ ╭ ╰ escaped: see SOURCE_LINE.)
   /^\s*(?:[\u2502\u256d\u2570]|\u00e2[\u0094\u0095][\u0082\u00ad\u00b0])/,
-  /To enable traceback see|CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA/,
+  // PyTorch's hints after a CUDA error, on lines of their own (c10/cuda/CUDAException.cpp): at the
+  // start only, since a paste that joins them to the error line still holds the error.
+  /^[\s|>]*(?:CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|Compile with `?TORCH_USE_CUDA_DSA)/,
+  // torchelastic's failure summary: its per-rank fields say where the errors are, not what they
+  // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
+  /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
   /pip's dependency resolver does not currently take into account/,
 ];
 
@@ -151,7 +162,8 @@ function loggedAsWarning(text: string): boolean {
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
   { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
-  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)/i },
+  // Open MPI reports a rank that died on a signal as "exited on signal %d (%s)" (orte/mca/errmgr/base/help-errmgr-base.txt).
+  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)|signal (?:11|6) \((?:Segmentation fault|Aborted)\)/i },
   // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
   // size limit left short (signal(7): "Bus error (bad memory access)"); shared memory is host memory.
   { category: 'host-oom', kind: 'shared-memory', summary: 'A process was killed by SIGBUS, usually shared memory (/dev/shm) exhausted', pattern: /exitcode\s*:\s*-7\b|exit status -7\b|signal 7\b/i },
@@ -196,7 +208,7 @@ const GENERIC: readonly Signature[] = [
   { category: 'host-oom', kind: 'shared-memory', summary: 'The container ran out of shared memory (/dev/shm)', pattern: /insufficient shared memory|shared memory \(shm\)|unable to allocate shared memory|No space left on device.*\/dev\/shm/i },
   { category: 'host-oom', kind: 'shared-memory', summary: 'A bus error (SIGBUS): in a container, usually shared memory (/dev/shm) exhausted', pattern: /^Bus error|Fatal Python error: Bus error|killed by signal: Bus error|\bSIGBUS\b/ },
   { category: 'gpu-oom', summary: 'The model does not fit the KV cache left in GPU memory', pattern: /larger than the maximum number of tokens that can be stored in KV cache|No available memory for the cache blocks/i },
-  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: OOM|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
+  { category: 'gpu-oom', summary: 'The GPU ran out of memory', pattern: /ResourceExhaustedError|Resource exhausted: (?:OOM|Out\b)|Ran out of memory trying to allocate|Allocator \([^)\s]+\) ran out of memory|CUDA out of memory|(?:torch|cuda)\.OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|\bRESOURCE_EXHAUSTED\b|OOM when allocating|HIP out of memory|out of memory on device|Cuda failure 'out of memory'|GPU out of memory/i },
   { category: 'host-oom', summary: 'The container ran out of CPU or shared memory', pattern: /^Killed\s*$|\b\d+\s+Killed\s|\bKilled\s+(?:python|torchrun|accelerate|deepspeed)|killed by signal: Killed|Out of memory: Killed? process|oom[-_]kill|\bOOMKilled\b|\bMemoryError\b|std::bad_alloc|Cannot allocate memory|running low on memory|killed due to memory pressure|RayOutOfMemoryError|java\.lang\.OutOfMemoryError|exceeded (?:its )?memory limit|Memory cgroup out of memory/i },
   { category: 'cuda', summary: 'The CUDA build in the image does not match the GPU or its driver', beforeCascades: true, pattern: /Cuda failure '(?:invalid device function|no kernel image is available for execution on the device|CUDA driver version is insufficient for CUDA runtime version)'/ },
   // Not a plain retry: the guide retries scheduling and service failures, and a failing link
@@ -236,11 +248,18 @@ export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exceptio
 /** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
 export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
 /** A logger line at error level, glog and c10 E-lines included. */
-export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
+export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^(?:[\d:. -]{8,40}: )?[EF] [\w./-]{1,200}:\d{1,6}\] |^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */
 export const MENTION = /error|fail|fatal|exception|abort|panic|killed|denied/i;
 
-export const TRACEBACK_HEADER = /^Traceback \(most recent call last\):?/;
+/** Python's header, or IPython's (`ValueError      Traceback (most recent call last)`). */
+export const TRACEBACK_HEADER = /^(?:[A-Za-z_][\w.]{0,200}\s+)?Traceback \(most recent call last\):?/;
+/**
+ * A frame of a traceback whose indentation a paste lost: Python's `File "…", line N, in f`
+ * (with the quotes a forum may turn typographic), and IPython's frame lines (`Cell In[2],
+ * line 1`, `File /x.py:12, in f()`, `----> 1 code`, `~/x.py in f(a)`).
+ */
+export const UNINDENTED_FRAME = /^(?:File ["\u201c][^"\u201d]{1,2000}["\u201d], line \d+|Cell In\[\d+\], line \d+|File \S{1,2000}:\d+, in |-*> ?\d+ |~?\/\S{1,2000} in \S|<ipython-input-[^>]{1,200}> in )/;
 /** Python's chain markers: the exception printed before them is the root cause. */
 export const CHAIN_MARKER = /^(?:During handling of the above exception|The above exception was the direct cause)/;
 /** Java's cause of the exception printed above it; the root cause is the last. */

@@ -71,8 +71,10 @@ export const VOCABULARY: readonly Software[] = [
         category: 'image-pull',
         transient: true,
         summary: 'The registry refused the pull for now: too many requests',
-        says: /toomanyrequests|TOOMANYREQUESTS|[Tt]oo [Mm]any [Rr]equests|pull rate limit/,
-        source: 'distribution/distribution registry/api/errcode/register.go (TOOMANYREQUESTS "too many requests")',
+        // The registry's error code, not HTTP's reason phrase "Too Many Requests": every HTTP
+        // client prints that one (the Hugging Face Hub's 429 is not a pull).
+        says: /toomanyrequests|TOOMANYREQUESTS|pull rate limit|Status 429 trying to pull/,
+        source: 'distribution/distribution registry/api/errcode/register.go (TOOMANYREQUESTS "too many requests", an error reads "toomanyrequests: <message>"); moby/moby registry/session.go (v1 pulls, "Error: Status %d trying to pull repository %s: %q")',
         example: 'Error response from daemon: toomanyrequests: You have reached your pull rate limit.',
       },
       {
@@ -164,6 +166,18 @@ export const VOCABULARY: readonly Software[] = [
     ],
   },
   {
+    software: 'Kubelet eviction manager',
+    entries: [
+      {
+        category: 'eviction',
+        summary: 'The node ran short of memory or disk and the kubelet evicted pods to reclaim it',
+        says: /Attempting to reclaim (?:memory|ephemeral-storage|nodefs|imagefs|pids|inodes)|The node had condition: \[(?:MemoryPressure|DiskPressure|PIDPressure)\]/,
+        source: 'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (event EvictionThresholdMet "Attempting to reclaim %s"), pkg/kubelet/eviction/helpers.go (nodeConditionMessageFmt "The node had condition: %v. ")',
+        example: '  Warning  EvictionThresholdMet  4m32s  kubelet, node-3  Attempting to reclaim ephemeral-storage',
+      },
+    ],
+  },
+  {
     software: 'Ray',
     entries: [
       {
@@ -186,6 +200,15 @@ export const VOCABULARY: readonly Software[] = [
         source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error")',
         example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
         evenInNoise: 'A worker died',
+      },
+      {
+        // A connect failure between the nodes of the job: the head's GCS stopped answering.
+        category: 'nccl',
+        beforeCascades: true,
+        summary: "A Ray node lost its connection to the head node's GCS",
+        says: /Failed to connect to GCS within \d+ seconds/,
+        source: 'ray-project/ray src/ray/rpc/gcs_server/gcs_rpc_client.h (RAY_LOG(ERROR) "Failed to connect to GCS within " << gcs_rpc_server_reconnect_timeout_s << " seconds. GCS may have been killed…"; rpc_client.h in later releases)',
+        example: '[2024-05-26 11:26:16,798 E 177479 178526] gcs_rpc_client.h:554: Failed to connect to GCS within 60 seconds. GCS may have been killed. It\'s either GCS is terminated by `ray stop` or is killed unexpectedly.',
       },
     ],
   },
@@ -272,6 +295,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'host-oom',
+        summary: "YARN killed a Spark executor's container for using more memory than its limit",
+        says: /Container killed by YARN for exceeding memory limits|is running (?:beyond|[\d.]+[KMGT]?B? beyond the) (?:physical|virtual) memory limits/,
+        source: 'apache/spark resource-managers/yarn/src/main/scala/org/apache/spark/deploy/yarn/YarnAllocator.scala (memLimitExceededLogMessage "Container killed by YARN for exceeding memory limits. %s of %s physical memory used."); apache/hadoop ContainersMonitorImpl.java ("Container [pid=%d,containerID=%s] is running beyond physical memory limits")',
+        example: '17/11/25 18:23:24 ERROR YarnClusterScheduler: Lost executor 9 on node-7: Container killed by YARN for exceeding memory limits. 7.2 GB of 4.2 GB virtual memory used.',
+      },
+      {
+        category: 'host-oom',
         summary: 'NumPy could not allocate an array in host memory',
         says: /Unable to allocate [\d.]+ [KMGTPE]?i?B for an array with shape/,
         source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
@@ -296,6 +326,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|unhandled cuda error/,
         source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
         example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+      },
+      {
+        category: 'cuda',
+        summary: "A CUDA kernel's device-side assertion failed (an index or label out of range, as a rule)",
+        says: /block: \[\d{1,6},\d{1,6},\d{1,6}\], thread: \[\d{1,6},\d{1,6},\d{1,6}\] Assertion /,
+        source: 'CUDA C++ Programming Guide, "Assertion" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#assertion: a failed device assert() prints "<file>:<line>: <function>: block: [x,y,z], thread: [x,y,z] Assertion `<expression>` failed.")',
+        example: '/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.',
       },
       {
         category: 'cuda',
@@ -413,6 +450,13 @@ export const VOCABULARY: readonly Software[] = [
         example: 'horovod.common.exceptions.HorovodInternalError: ncclCommInitRank failed: unhandled system error',
       },
       {
+        category: 'crash',
+        summary: "A rank crashed on a signal; Open MPI's handler printed its stack",
+        says: /\*\*\* Process received signal \*\*\*|\*\*\* End of error message \*\*\*/,
+        source: 'open-mpi/ompi opal/util/stacktrace.c (opal_show_stackframe: "*** Process received signal ***", "*** End of error message ***")',
+        example: '[node-2:10319] *** End of error message ***',
+      },
+      {
         category: 'nccl',
         summary: 'mpirun could not start its daemons on the other nodes',
         says: /ORTE was unable to reliably start one or more daemons/,
@@ -441,6 +485,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /\bDistStoreError\b|waiting for clients\. \d+\/\d+ clients joined|The client socket has timed out after|The server socket has failed to (?:listen|bind)|store based barrier|retrieving ncclUniqueId from \[\d+\] via c10d key-value store/,
         source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp ("The client socket has timed out after %s while trying to connect to %s", "The server socket has failed to listen on any local network address"), torch/csrc/distributed/c10d/TCPStore.cpp ("Timed out after %d seconds waiting for clients. %d/%d clients joined."), torch/distributed/distributed_c10d.py ("Timed out initializing process group in store based barrier"), torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp ("… is setting up NCCL communicator and retrieving ncclUniqueId from [%d] via c10d key-value store")',
         example: 'torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
+      },
+      {
+        category: 'nccl',
+        summary: "A rank could not reach the rendezvous store: torch.distributed's connect timed out",
+        says: /connect\(\) timed out\. Original timeout was \d+ ms/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/Utils.cpp, later socket.cpp (kConnectTimeoutMsg "connect() timed out." followed by " Original timeout was %d ms.")',
+        example: 'RuntimeError: connect() timed out. Original timeout was 60000 ms.',
       },
       {
         category: 'nccl',
@@ -500,6 +551,22 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'import',
+        summary: "pip's resolver gave up: the requirements need too much backtracking to resolve",
+        says: /\bResolutionTooDeep\b/,
+        source: 'sarugaku/resolvelib src/resolvelib/resolvers.py (class ResolutionTooDeep(ResolutionError), raised after max_rounds), vendored by pypa/pip as src/pip/_vendor/resolvelib',
+        example: 'pip._vendor.resolvelib.resolvers.ResolutionTooDeep: 200000',
+      },
+      {
+        // A header or library of the CUDA toolkit is missing where an extension is built: the
+        // image lacks part of the toolkit, like CUDA_HOME below. Not a data path.
+        category: 'import',
+        summary: 'An extension could not be built: a CUDA header or library is missing from the image',
+        says: /fatal error: (?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nvToolsExt|nccl)\w{0,40}\.h: No such file or directory|cannot find -l(?:cuda|cudart|cublas|cudnn|nccl|nvrtc)\b/,
+        source: 'GCC libcpp/files.cc (a missing #include: "fatal error: %s: No such file or directory"); binutils ld/ldfile.c ("cannot find -l%s"); the names are the CUDA toolkit\'s (https://docs.nvidia.com/cuda/cuda-runtime-api/, libcuda, libcudart)',
+        example: 'csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: No such file or directory',
+      },
+      {
+        category: 'import',
         summary: 'The installed jax and jaxlib do not go together',
         says: /jaxlib is version \S+, but this version of jax requires|is newer than and incompatible with jax version/,
         source: 'jax-ml/jax jax/_src/lib/__init__.py (check_jaxlib_version)',
@@ -523,6 +590,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /: command not found|: cannot execute: required file not found|: bad interpreter|cannot execute binary file|executable file not found in \$PATH/,
         source: 'bminor/bash execute_cmd.c ("command not found", "cannot execute: required file not found", "bad interpreter", "cannot execute binary file"); Go os/exec ErrNotFound ("executable file not found in $PATH") as runc reports it',
         example: '/entrypoint.sh: line 12: torchrun: command not found',
+      },
+      {
+        category: 'config',
+        summary: "The container's command could not be executed (missing, another architecture, no interpreter)",
+        says: /exec user process caused|^exec \S{1,300}: (?:no such file or directory|exec format error)/,
+        source: 'opencontainers/runc libcontainer/standard_init_linux.go (v1.0: newSystemErrorWithCause(err, "exec user process"), read "exec user process caused …"; v1.1: system.Exec returns os.PathError{Op: "exec"}, read "exec /entrypoint.sh: no such file or directory")',
+        example: 'standard_init_linux.go:228: exec user process caused: exec format error',
       },
       {
         category: 'config',
@@ -591,6 +665,21 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        category: 'data-path',
+        transient: true,
+        summary: 'The data or model source answered "not now" (HTTP 429 or 5xx)',
+        says: /\b(?:429 Client Error|50[234] Server Error): [^:]{0,80}for url: /,
+        source: 'psf/requests src/requests/models.py (Response.raise_for_status: "%s Client Error: %s for url: %s", "%s Server Error: %s for url: %s"), the message huggingface_hub\'s HfHubHTTPError carries',
+        example: 'huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/org/model/revision/main',
+      },
+      {
+        category: 'data-path',
+        summary: "A dataset's loading script or file could not be fetched",
+        says: /Couldn['\u2019]t reach https?:\/\//,
+        source: 'huggingface/datasets src/datasets/utils/file_utils.py (get_from_cache, 1.x: raise ConnectionError("Couldn\'t reach {}".format(url)))',
+        example: "ConnectionError: Couldn't reach https://raw.githubusercontent.com/huggingface/datasets/1.1.3/datasets/glue/glue.py",
+      },
       {
         category: 'data-path',
         summary: 'The data or model source could not be reached (network or DNS)',

@@ -104,6 +104,20 @@ describe('reply and Home tab builders', () => {
     expect(shown).toContain('22:00–07:00 Europe/Berlin');
   });
 
+  it('lists a log-saving tip among my recent messages by what it was, and shows the tips setting', () => {
+    const view = buildHomeView({
+      now,
+      workloads: [],
+      alerts: [{ entry: { key: 'tip:masked-exit:2917:alice', sentAt: now.toISOString() } }],
+      nextWindow: null,
+      settings: { ...DEFAULT_SETTINGS, tips: false },
+      mutes: [],
+    });
+    const shown = JSON.stringify(view);
+    expect(shown).toContain('Log-saving tip, ');
+    expect(shown).toContain('Log-saving tips, at most one a week per kind: *off*');
+  });
+
   it('escapes a workload name in the refusal', () => {
     expect(refusalMessage('a<!here>b').text).not.toContain('<!here>');
   });

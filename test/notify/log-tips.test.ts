@@ -47,7 +47,10 @@ describe('log-saving tips', () => {
 
   it('sends one tip when a workload starts with tee and no pipefail, naming the pipe and the fix', async () => {
     bot = await sims.startBot(config, { now: () => clock });
+    const before = kube.requests.length;
     await start('resnet', TEED);
+    // The command came from the watched object: no pod, log or workload read for the tip.
+    expect(kube.requests.slice(before).filter((r) => r.method === 'GET' && !r.query.watch && /\/pods|\/log|trainingworkloads\//.test(r.path))).toEqual([]);
     const sent = tips(slack, ALICE.id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('A tip for the log of resnet');

@@ -12,7 +12,10 @@ import { workloadId } from '../../src/model.js';
 import { MASKED_TAIL_LINES } from '../../src/recovery/masked.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, type TestBot } from '../helpers/bot.js';
+import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
+import { muteScope } from '../../src/notify/mutes.js';
+import { mainContainer } from '../../src/notify/masked-check.js';
+import type { PodInfo } from '../../src/model.js';
 import { useSimulators } from '../helpers/sims.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
@@ -105,11 +108,49 @@ describe('masked failures', () => {
     expect(logReads() - before).toBe(1);
   });
 
+  it('is not sent for a muted workload', async () => {
+    bot = await sims.startBot(config);
+    await bot.store.mute(ALICE.id, muteScope.workload(ns('vision'), 'viame'), undefined);
+    await complete('viame', TEED, fixture('masked/viame-exit-0-cuda-oom.log'));
+    expect(dms()).toHaveLength(0);
+  });
+
+  it('is sent after a restart for a run that completed while the bot was down', async () => {
+    const dir = tempDir();
+    bot = await sims.startBot(config, { dir });
+    kube.apply(workloadCr({ name: 'overnight', project: 'vision', owner: 'alice', command: TEED, arguments: '' }));
+    kube.apply(pod({ workload: 'overnight', project: 'vision' }));
+    await eventually(() => bot.reconciler.workloads().some((w) => w.name === 'overnight'), 'overnight seen');
+    await bot.settle();
+    await bot.stop();
+    kube.appendLog(ns('vision'), 'overnight-0-0', 'overnight', fixture('masked/viame-exit-0-cuda-oom.log'));
+    kube.apply(pod({ workload: 'overnight', project: 'vision', exitCode: 0 }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'overnight', 'Completed');
+    bot = await sims.startBot(config, { dir });
+    const dm = await eventually(() => dms().find((t) => t.includes('overnight completed, but its log ends in an error')), 'the catch-up DM');
+    expect(dm).toContain('CUDA out of memory');
+  });
+
   it('is turned off with alerts.maskedFailures: false (no DM, no log read)', async () => {
     bot = await sims.startBot({ ...config, alerts: { maskedFailures: false } });
     const before = logReads();
     await complete('viame', TEED, fixture('masked/viame-exit-0-cuda-oom.log'));
     expect(dms()).toHaveLength(0);
     expect(logReads() - before).toBe(0);
+  });
+});
+
+describe('mainContainer', () => {
+  const p = (name: string, replicaType?: string, containers = [{ name: 'main' }]): PodInfo =>
+    ({ name, namespace: 'n', ...(replicaType && { replicaType }), containers: containers.map((c) => ({ restartCount: 0, ready: false, ...c })) }) as PodInfo;
+  it.each([
+    ['the only pod', [p('a')], 'a/main'],
+    ['the master of a PyTorch job, wherever it is listed', [p('w0', 'worker'), p('m', 'Master')], 'm/main'],
+    ['the launcher of an MPI job', [p('w0', 'worker'), p('l', 'launcher')], 'l/main'],
+    ['the first app container, not an init container', [p('a', undefined, [{ name: 'init', init: true } as never, { name: 'app' }])], 'a/app'],
+    ['no pods', [], undefined],
+  ])('%s', (_, pods, expected) => {
+    const found = mainContainer(pods as PodInfo[]);
+    expect(found && `${found.pod.name}/${found.container}`).toBe(expected);
   });
 });

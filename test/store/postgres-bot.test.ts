@@ -69,4 +69,34 @@ describePg('the bot on PostgreSQL', () => {
     expect(existsSync(join(firstDir, 'bot.db'))).toBe(false);
     expect(existsSync(join(secondDir, 'bot.db'))).toBe(false);
   });
+
+  it('keeps the log-saving tip memory and the tips setting in PostgreSQL: another replica tells neither again', async () => {
+    const url = `${schema.url}?options=${encodeURIComponent(`-c search_path=${schema.schema}`)}`;
+    const config = { owners: { emailDomain: 'example.org' }, store: { url } };
+    const teed = 'bash -c "python -u train.py 2>&1 | tee -a /data/logs/train.log"';
+    const start = async (name: string) => {
+      kube.apply(workloadCr({ name, project: 'vision', owner: 'alice', phase: 'Pending', command: teed, arguments: '' }));
+      await eventually(() => sims.bot!.reconciler.workloads().some((w) => w.name === name), `${name} seen`);
+      kube.setPhase('TrainingWorkload', ns('vision'), name, 'Running');
+      await eventually(() => sims.bot!.reconciler.workloads().some((w) => w.name === name && w.state === 'Running'), `${name} running`);
+      await sims.bot!.settle();
+    };
+    let bot = await sims.startBot(config, { dir: tempDir('pg-bot-') });
+    await start('first');
+    await start('second');
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    const tipped = await schema.sql("SELECT key, recipient FROM ledger WHERE key LIKE 'tip:%' ORDER BY key");
+    expect(tipped.rows.map((r: { key: string }) => r.key.split(':')[1])).toEqual(['log-not-persistent', 'masked-exit']);
+    await bot.stop();
+
+    bot = await sims.startBot(config, { dir: tempDir('pg-bot-') });
+    await start('third');
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    // Off is kept there too: with the week's memory gone, still nothing.
+    await schema.sql("DELETE FROM ledger WHERE key LIKE 'tip:%'");
+    await bot.store.putSettings(ALICE.id, { completed: false, pending: true, tips: false });
+    await start('fourth');
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    expect(await bot.store.getSettings(ALICE.id)).toMatchObject({ tips: false });
+  });
 });
