@@ -207,6 +207,14 @@ describe('the kinds of miss the dev2 set showed', () => {
     if (c.transient !== undefined) expect(r.transient).toBe(c.transient);
   });
 
+  it("takes the exit code a pasted kubectl describe states when the cluster gave none, and the cluster's over it", () => {
+    const describe = ['    Last State:     Terminated', '      Reason:       Error', '      Exit Code:    137', '      Started:      Fri, 15 Sep 2023 09:56:14 +0200', ''].join('\n');
+    expect(triageText(describe)).toMatchObject({ category: 'host-oom', decidedBy: 'exit-code' });
+    expect(triageText(describe.replace('137', '139')).category).toBe('crash');
+    expect(triageText(describe, { exitCode: 139 }).category).toBe('crash');
+    expect(triageText(describe.replace('137', '0')).category).toBe('other');
+  });
+
   it("strips the e2e framework's stamp and event header, keeping the event's reason and message", () => {
     const line = 'Apr 28 09:35:34.104: INFO: At 2021-04-28 09:30:27 +0100 BST - event for pod-eb16: {kubelet minikube} Failed: Error: ErrImagePull';
     expect(splitPrefix(line).rest).toBe('Failed: Error: ErrImagePull');
