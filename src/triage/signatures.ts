@@ -51,6 +51,8 @@ const PREFILTER_ANCHORS = [
   // `python -m` naming no module (CPython's runpy: "%s: No module named %s", no Error in it);
   // the exit code in a pasted pod description.
   'no module named', 'exit code:',
+  // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
+  '已杀死',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */

@@ -15,6 +15,16 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
+  "the shell's Killed in a zh_CN locale is the OOM killer's SIGKILL, as in English": {
+    log: ['epoch 3 step 400 loss 0.82', 'Writing metrics: /logs/run/metrics.jsonl', '已杀死'],
+    line: 3,
+    category: 'host-oom',
+  },
+  "an old NCCL's WARN line without the word NCCL, a peer resetting the socket": {
+    log: ['mpirun -np 4 python train.py', 'host-2:4410:4520 [0] include/socket.h:194 WARN Call to recv failed : Connection reset by peer', 'host-2:4410:4520 [0] INFO bootstrap.cu:169 -> 2'],
+    line: 2,
+    category: 'nccl',
+  },
   "a CUDA error pasted on one line with PyTorch's hints after it": {
     log: ['step 120 loss 1.93', 'RuntimeError: CUDA error: uncorrectable ECC error encountered CUDA kernel errors might be asynchronously reported at some other API call. For debugging consider passing CUDA_LAUNCH_BLOCKING=1.'],
     line: 2,
