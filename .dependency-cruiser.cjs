@@ -11,6 +11,7 @@ const PURE = [
   '^src/triage/',
   '^src/messages/',
   '^src/recovery/',
+  '^src/delivery/(plan|burst-admission|preferences|notes)\\.ts$',
   '^src/cluster/(normalize|ownership)\\.ts$',
   '^src/maintenance/(plan|window|expand|series|span|timezones|parse|feed-text|skip-ahead)\\.ts$',
 ];

@@ -14,6 +14,7 @@ import { measureFootprint, readyNote, rssNote } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { addRedosFigures } from './redos.js';
+import { addCheckpointFigures } from './checkpoints.js';
 import { benchTriage } from './triage.js';
 import { benchLarge, LARGE } from './large.js';
 import { addRelistFigures, measureRelist } from './relist.js';
@@ -41,6 +42,8 @@ interface Sizes {
   icsEvents: number;
   /** Size of each pathological input of the linear-time benchmark. */
   redosBytes: number;
+  /** Running workloads whose log tails are read for the maintenance DM's checkpoint lines. */
+  checkpointWorkloads: number;
 }
 
 const FULL: Sizes = {
@@ -59,6 +62,7 @@ const FULL: Sizes = {
   triageBytes: 1e9,
   icsEvents: 5_000,
   redosBytes: 1024 * 1024,
+  checkpointWorkloads: 200,
 };
 
 const QUICK: Sizes = {
@@ -77,6 +81,7 @@ const QUICK: Sizes = {
   triageBytes: 50e6,
   icsEvents: 1_000,
   redosBytes: 256 * 1024,
+  checkpointWorkloads: 50,
 };
 
 const MB = 1e6;
@@ -301,6 +306,8 @@ async function main(): Promise<void> {
   benchOffline(sizes, report);
   progress(`pathological text: ${sizes.redosBytes / 1024} KB inputs`);
   await addRedosFigures(sizes.redosBytes, report);
+  progress(`checkpoint lines: ${sizes.checkpointWorkloads} running workloads' log tails`);
+  await addCheckpointFigures(sizes.checkpointWorkloads, report);
   await benchCluster(sizes, report);
   await benchBurstOf(sizes, report);
   console.log('');

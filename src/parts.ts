@@ -103,7 +103,7 @@ export function buildParts({ config, log, now, store, kubeConfigs, announce, wat
     log.error({ err: err.message, code: (err as { code?: string }).code }, 'Slack listener error');
   });
 
-  const checks = readinessChecks({ clusters: () => clusters.map((c) => c.status()), slack: () => slackApp.connection.status(), store, now });
+  const checks = readinessChecks({ clusters: () => clusters.map((c) => c.status()), slack: () => slackApp.connection.status(), refusedChannels: () => delivery.refusedChannels.detail(), store, now });
   const gauges = new GaugeSampler(
     metrics,
     {

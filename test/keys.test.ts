@@ -10,6 +10,7 @@ import {
   opsBurstKey,
   parseBurstDestination,
   parseKey,
+  refusedChannelKey,
   prunableKeys,
   stuckKey,
   tipKey,
@@ -39,6 +40,7 @@ describe('keys: each kind built and read back', () => {
     ['a feed notice', maintenanceKey('feed:2026-11-30T10:00:00.000Z:failing'), { kind: 'maintenance', reminder: 'feed:2026-11-30T10:00:00.000Z:failing' }],
     ['an archive problem', archiveProblemKey('disk-full', 3), { kind: 'archive-problem', problem: 'disk-full', generation: 3 }],
     ['an archive recovery', archiveRecoveredKey(0), { kind: 'archive-recovered', generation: 0 }],
+    ['a refused channel\'s daily notice', refusedChannelKey('C0FALLBACK', new Date('2026-11-30T23:59:00Z')), { kind: 'refused-channel', channel: 'C0FALLBACK', day: '2026-11-30' }],
   ];
   it.each(rows)('%s', (_, key, parsed) => {
     expect(parseKey(key)).toEqual(parsed);
@@ -78,6 +80,8 @@ describe('keys: strings that are not keys', () => {
     ['a tip without a finding', 'tip::12:alice'],
     ['an archive problem without a generation', 'archive:problem:disk-full'],
     ['an archive recovery that is not a number', 'archive:recovered:x'],
+    ['a refused channel without a day', 'refused:C0FALLBACK'],
+    ['a refused channel without a channel', 'refused::2026-11-30'],
     ['an unknown kind', 'upd:wl:u1:Failed'],
     ['a kind in the middle', 'x:wl:u1:Failed'],
   ])('%s', (_, text) => {
@@ -141,5 +145,25 @@ describe('keys: burst destinations', () => {
 
   it.each(['', 'user:', 'channel:', 'channel::vision', 'channel:C1', 'U1'])('%j is none', (key) => {
     expect(parseBurstDestination(key)).toBeUndefined();
+  });
+});
+
+describe('follow-up keys', () => {
+  it('reads a follow-up key back into its workload, number and event, in a named cluster and the unnamed one', async () => {
+    const { followUpKey, rootEditKey, followUpChain, parseKey: parse, workloadOfKey: of, prunableKeys: prunable } = await import('../src/keys.js');
+    expect(parse(followUpKey('a/u1', 3, 'running'))).toEqual({ kind: 'follow-up', workload: 'a/u1', seq: 3, event: 'running' });
+    expect(parse(followUpKey('u1', 1, 'resubmitted'))).toEqual({ kind: 'follow-up', workload: 'u1', seq: 1, event: 'resubmitted' });
+    expect(parse(rootEditKey('wl:a/u1:Failed'))).toEqual({ kind: 'root-edit', root: 'wl:a/u1:Failed' });
+    expect(of(followUpKey('a/u1', 2, 'failed'))).toBe('a/u1');
+    expect(of(rootEditKey('wl:a/u1:Stopped'))).toBe('a/u1');
+    // Retention keeps a live workload's follow-ups like its alerts.
+    expect(prunable([followUpKey('a/u1', 1, 'running'), followUpKey('a/u2', 1, 'running')], new Set(['a/u1']))).toEqual([followUpKey('a/u2', 1, 'running')]);
+    expect(followUpChain({ cluster: 'a', namespace: 'runai-vision', name: 'job' })).toBe('a/runai-vision/job');
+    expect(followUpChain({ namespace: 'runai-vision', name: 'job' })).toBe('/runai-vision/job');
+  });
+
+  it.each(['fu:', 'fu:a/u1', 'fu:a/u1:x-running', 'fu:a/u1:1-', 'fu:/u1:1-running', 'fu:a/b/c:1-running'])('%j is none', async (key) => {
+    const { parseKey: parse } = await import('../src/keys.js');
+    expect(parse(key)).toBeUndefined();
   });
 });

@@ -7,6 +7,8 @@ import { ALICE, BOB, type SlackSimulator } from './fakes/slack.js';
 import { eventually, type TestBot } from './helpers/bot.js';
 import { useSimulators } from './helpers/sims.js';
 import { ns, pod, workloadCr } from './helpers/workloads.js';
+import { stuckKey } from '../src/keys.js';
+import { workloadId } from '../src/model.js';
 
 const QUOTA_MESSAGE =
   'Non-preemptible workload is over quota. Workload requested 4 GPUs, but genai quota is 2 GPUs, while 0 GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.';
@@ -32,11 +34,14 @@ describe('stuck workloads and bursts', () => {
     alerts: { pendingAfter: '30m', initializingAfter: '15m', burstWindow: '6s' },
   };
 
+  /** Stuck warnings only (the log-saving tip a start may earn is log-tips.test.ts's). */
+  const stuckWarnings = (user: string) => slack.messagesTo(user).filter((c) => String(c.body.text).includes('has been Pending'));
+
   function later(minutes: number) {
     clock = new Date(clock.getTime() + minutes * 60_000);
   }
 
-  it('warns once, with the quota reason, about a workload pending over quota, and says nothing once it runs', async () => {
+  it('warns once, with the quota reason, about a workload pending over quota, and not again while it waits', async () => {
     kube.apply(workloadCr({ name: 'sdxl', project: 'genai', owner: 'alice', phase: 'Pending' }));
     kube.apply({
       apiVersion: 'scheduling.run.ai/v2alpha2',
@@ -61,14 +66,31 @@ describe('stuck workloads and bursts', () => {
     expect(text).toContain('genai quota is 2 GPUs');
     expect(text).toContain('Check quota, resource preset, image, and data source.');
 
+    // Checked again while still Pending: the ledger holds the warning, so it is not repeated.
     later(5);
     bot.checkStuck();
-    kube.setPhase('TrainingWorkload', ns('genai'), 'sdxl', 'Running');
-    later(60);
-    bot.checkStuck();
-    await new Promise((r) => setTimeout(r, 200));
     await bot.settle();
-    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(stuckWarnings(ALICE.id)).toHaveLength(1);
+  });
+
+  it('says nothing when the workload starts running while its warning is being prepared', async () => {
+    kube.apply(workloadCr({ name: 'sdxl', project: 'genai', owner: 'alice', phase: 'Pending' }));
+    bot = await sims.startBot(config, { now: () => clock });
+    const [sdxl] = await eventually(() => bot.reconciler.workloads().length === 1 && bot.reconciler.workloads(), 'sdxl seen');
+    await bot.settle();
+    // The warning's reads (its pods) are answered slowly: the start lands while it is prepared.
+    kube.slowListsBy(1500, (r) => r.path.endsWith('/pods'));
+    const podReads = () => kube.requests.filter((r) => r.path.endsWith('/pods')).length;
+    const before = podReads();
+    later(35);
+    bot.checkStuck();
+    await eventually(() => podReads() > before, 'the warning being prepared (its pods read)');
+    kube.setPhase('TrainingWorkload', ns('genai'), 'sdxl', 'Running');
+    await eventually(() => bot.reconciler.currentState(workloadId(sdxl)) === 'Running', 'the start seen');
+    await bot.settle();
+    expect(stuckWarnings(ALICE.id)).toHaveLength(0);
+    expect(await bot.store.wasSent(stuckKey(workloadId(sdxl), 'Pending'))).toBe(false);
+    expect(await bot.store.isQueued(stuckKey(workloadId(sdxl), 'Pending'))).toBe(false);
   });
 
   it('warns once about a workload stuck Initializing on an image it cannot pull', async () => {

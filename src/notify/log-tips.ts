@@ -64,14 +64,17 @@ export class LogTips {
   private async tip(workload: Workload, owner: string, findings: ReturnType<typeof logAdvice>): Promise<void> {
     const { store, now } = this.options;
     const at = now();
-    const records = new Map<string, TipRecord>();
+    // Finding by finding, in order: a start usually costs the store two keys, not two per finding.
+    let tip: ReturnType<typeof nextTip>;
     for (const finding of findings) {
+      const records = new Map<string, TipRecord>();
       for (const key of tipKeysToRead(owner, finding.kind, at)) {
         const [entry, queued] = await Promise.all([store.ledgerEntry(key), store.isQueued(key)]);
         if (entry || queued) records.set(key, { sentAt: entry?.sentAt, dropped: entry?.recipient.startsWith(mutedRecipient('')) ?? false, queued });
       }
+      tip = nextTip(owner, [finding], records, at);
+      if (tip) break;
     }
-    const tip = nextTip(owner, findings, records, at);
     if (!tip) return;
     const item = {
       key: tip.key,

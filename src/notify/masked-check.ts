@@ -14,6 +14,7 @@ import type { Submission } from '../recovery/submission.js';
 import { triageText } from '../triage/index.js';
 import { withTimeout } from '../lib/timeout.js';
 import { rankLabel } from '../cluster/normalize.js';
+import { submissionOfWorkload } from '../recovery/workload-submission.js';
 
 /** A tail of MASKED_TAIL_LINES lines is rarely this long; a log of progress bars can be. */
 export const MASKED_TAIL_BYTES = 256 * 1024;
@@ -23,6 +24,15 @@ export function mainContainer(pods: readonly PodInfo[]): { pod: PodInfo; contain
   const lead = pods.find((p) => ['master', 'launcher', 'chief'].includes((p.replicaType ?? '').toLowerCase())) ?? pods[0];
   const container = lead?.containers.find((c) => !c.init);
   return lead && container ? { pod: lead, container: container.name } : undefined;
+}
+
+/**
+ * Whether the command the workload's CR names pipes the application's output without pipefail:
+ * read before anything is enriched, so that a Completed notice nobody opted in to costs a pod
+ * list and a log read only when a masked failure could be said instead.
+ */
+export function mayHideFailure(workload: Workload): boolean {
+  return !!maskedExitFinding(factsOf(submissionOfWorkload(workload, [])));
 }
 
 export async function checkMaskedFailure(

@@ -1,10 +1,13 @@
 /**
- * Turns "this owner is owed a message about this workload" into a queued Slack message:
- * enrich (pods, logs, events, triage or scheduler reasons), build the Block Kit, queue it in
- * the outbox — or fold it into the owner's burst (persisted with its rewrite in one transaction:
- * see outbox.ts for the delivery guarantee). One enrichment per key at a time however
- * many events arrive meanwhile, and a bounded number at once so a burst of a thousand failures
- * does not open a thousand connections to the API server.
+ * Turns "this owner is owed a message about this workload" into a queued Slack message: plan
+ * it first (delivery/plan.ts: drop, defer, where, which burst), so that a message nobody wants
+ * (muted, or a Completed notice its owner never opted in to: the commonest path) costs no pod
+ * list, no event or log read and no ledger row; then enrich (pods, logs, events, triage or
+ * scheduler reasons), build the Block Kit, and queue it with its plan in the outbox — or fold it
+ * into the owner's burst (persisted with its rewrite in one transaction: see outbox.ts for the
+ * delivery guarantee). One enrichment per key at a time however many events arrive meanwhile,
+ * and a bounded number at once so a burst of a thousand failures does not open a thousand
+ * connections to the API server.
  */
 import type { Logger } from 'pino';
 import { opsBurstKey } from '../keys.js';
@@ -15,22 +18,33 @@ import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
+import { buildFailedAgainDm } from '../messages/follow-ups.js';
+import type { FollowUps, PreparedThread } from './follow-ups.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
 import { logAdvice } from '../recovery/log-advice.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
-import { checkMaskedFailure } from './masked-check.js';
-import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { checkMaskedFailure, mayHideFailure } from './masked-check.js';
+import { OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
-import type { BurstDestination, Outbox } from './outbox.js';
+import type { Outbox } from './outbox.js';
+import { planDelivery, storedPlan, type DeliveryFacts, type Owed, type Plan, type SkipReason } from '../delivery/plan.js';
+import { withOpenBurst, type DeliveryPlanner } from './planner.js';
+import type { OutboxTarget } from '../store/port.js';
 import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
 
 const ARCHIVE_WAIT_MS = 2000;
+/**
+ * Keys planned to nobody, remembered so that the next event or resync about the same workload
+ * (which owes the same key again: nothing is in the ledger) is not planned and counted again.
+ * Bounded: the oldest are forgotten first, and planning one again costs a few store reads.
+ */
+const SKIPPED_REMEMBERED = 10_000;
 
 /** Enrichment reads from the workload's own cluster (undefined: the one unnamed cluster). */
 export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
@@ -39,7 +53,11 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
 
 export interface NotifierOptions {
   store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
-  outbox: Outbox;
+  outbox: Pick<Outbox, 'kick'>;
+  /** Reads the facts each plan is made from (the owner's Slack user, their mutes and settings, the channels). */
+  planner: Pick<DeliveryPlanner, 'facts'>;
+  /** An owed message was planned to nobody, before any enrichment (metrics). */
+  onSkipped?(reason: SkipReason): void;
   enrich: NotifierEnrichOptions;
   log: Logger;
   now(): Date;
@@ -57,6 +75,8 @@ export interface NotifierOptions {
   onTriage?(ms: number, category: string): void;
   /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
   maskedFailures?: boolean;
+  /** Threads of Failed and Stopped alerts (notify/follow-ups.ts): opened as alerts are queued; "failed again" escalates. */
+  followUps?: Pick<FollowUps, 'prepare' | 'open' | 'placed'>;
 }
 
 /** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
@@ -64,6 +84,7 @@ export const MASKED_FAILURE_KIND = 'masked-failure';
 
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly skipped = new Set<string>();
   private readonly slots: ConcurrencyLimiter;
   private readonly ops: OpsBurstCounter;
   private opsPosting: Promise<void> = Promise.resolve();
@@ -79,11 +100,50 @@ export class Notifier implements AlertSink {
   }
 
   owed(alert: OwedAlert): void {
-    if (this.inFlight.has(alert.key)) return;
-    const job = this.slots.run(() => (alert.kind === 'stuck' ? this.prepareStuck(alert) : this.prepareSettled(alert)))
+    if (this.inFlight.has(alert.key) || this.skipped.has(alert.key)) return;
+    const job = this.slots.run(() => this.prepare(alert))
       .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
       .finally(() => this.inFlight.delete(alert.key));
     this.inFlight.set(alert.key, job);
+  }
+
+  /** Plans first: what is dropped is neither enriched nor queued. */
+  private async prepare(alert: OwedAlert): Promise<void> {
+    const owed = owedOf(alert);
+    let facts: DeliveryFacts | undefined;
+    try {
+      facts = await this.options.planner.facts(owed);
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is planned when it is sent');
+    }
+    const plan = facts && planDelivery(owed, facts);
+    if (plan?.action === 'drop' && facts && plan.reason === 'not-opted-in' && this.mayMaskFailure(alert)) {
+      // Only a failure hidden behind a pipe could be said to this owner: planned as that, and
+      // dropped after the one log read if the log ends cleanly.
+      const masked = planDelivery({ ...owed, kind: MASKED_FAILURE_KIND }, facts);
+      if (masked.action !== 'drop') return this.prepareSettled(alert, owed, facts, masked, plan);
+    }
+    if (plan?.action === 'drop') return this.skip(alert, plan);
+    return alert.kind === 'stuck' ? this.prepareStuck(alert, plan) : this.prepareSettled(alert, owed, facts, plan);
+  }
+
+  /** A Completed workload whose command (as the CR names it) pipes its output without pipefail. */
+  private mayMaskFailure(alert: OwedAlert): boolean {
+    return alert.kind === 'state' && alert.workload.state === 'Completed' && !!this.options.maskedFailures && mayHideFailure(alert.workload);
+  }
+
+  private skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): void {
+    const { log } = this.options;
+    this.skipped.add(alert.key);
+    if (this.skipped.size > SKIPPED_REMEMBERED) this.skipped.delete(this.skipped.values().next().value as string);
+    log.info({ key: alert.key, why: plan.why }, 'not sent, and not enriched: planned to nobody');
+    this.options.onSkipped?.(plan.reason);
+    const w = alert.workload;
+    if (alert.kind === 'stuck' || w.state === 'Completed') return;
+    // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
+    this.ops.count(burstEntry(alert.key, { workload: w }));
+    // The log archive keeps every failure's logs whoever is told.
+    this.options.onSettled?.(w);
   }
 
   /** Resolves when every alert being prepared is queued (tests, shutdown). */
@@ -104,9 +164,12 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  private async prepareSettled(alert: OwedAlert): Promise<void> {
+  /** `unlessMasked`: nothing but a masked failure is wanted (the owner never opted in to Completed): else this drop. */
+  private async prepareSettled(alert: OwedAlert, owed: Owed, facts: DeliveryFacts | undefined, plan: Plan | undefined, unlessMasked?: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
+    // Its thread is looked up (and what it was submitted with read) while the logs are.
+    const prepared: Promise<PreparedThread> = alert.workload.state === 'Completed' ? Promise.resolve({}) : this.threadOf(alert);
     const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
@@ -116,9 +179,11 @@ export class Notifier implements AlertSink {
     const w = enriched.workload;
     if (alert.workload.state === 'Completed' && this.options.maskedFailures) {
       const masked = await this.maskedFailureOf(alert.key, w, enriched);
-      if (masked) return this.queue(alert, w, buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)), MASKED_FAILURE_KIND);
+      if (masked) return this.queue({ key: alert.key, kind: MASKED_FAILURE_KIND, target: this.ownerTarget(w, plan), payload: buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)) }, w);
     }
-    const message = buildWorkloadAlert({
+    if (unlessMasked) return this.skip(alert, unlessMasked);
+    const thread = await prepared;
+    const input = {
       workload: w,
       state: alert.workload.state,
       triage: enriched.triage,
@@ -129,41 +194,77 @@ export class Notifier implements AlertSink {
       archivePending,
       snippetLines: this.options.enrich.tailLines,
       logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
-    });
+    };
+    // A workload whose earlier alert has a thread and fails again: a new DM linking that thread.
+    const message = thread.failedAgain ? buildFailedAgainDm(input, thread.failedAgain) : buildWorkloadAlert(input);
     const kind = alert.workload.state.toLowerCase();
+    const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
-    if (alert.workload.state === 'Completed') return this.queue(alert, w, message, kind);
+    if (alert.workload.state === 'Completed') return this.queue(item, w);
     const entry = burstEntry(alert.key, enriched);
     this.ops.count(entry);
-    const item = { key: alert.key, kind, target: ownerTarget(w), payload: message };
-    let destination: BurstDestination | undefined;
+    // The thread is in the store before its alert is queued: whatever follows finds it, however soon.
+    const followUps = this.options.followUps;
+    const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, w, message, enriched.triage, thread));
+    const burst = plan && plan.action !== 'drop' ? plan.burst : undefined;
+    // The escalation is a DM of its own: folded into a burst it would rewrite the very alert whose thread it links.
+    const folded = !burst || !facts || thread.failedAgain ? (await this.queue(item, w), false) : await this.admitToBurst(burst.key, owed, facts, entry, item);
+    // Its first line may be edited once it is known to be a message of its own (undefined: queued before, not known).
+    if (opened && folded === false) await this.followUpStep('mark the alert\'s thread as its own message', alert, () => followUps?.placed(alert));
+  }
+
+  /** A follow-up step around an alert: a failure loses only the follow-ups, never the alert. */
+  private async followUpStep(what: string, alert: OwedAlert, step: () => Promise<void> | undefined): Promise<boolean> {
     try {
-      destination = await this.options.outbox.burstDestination(item);
+      await step();
+      return true;
     } catch (err) {
-      this.options.log.warn({ key: alert.key, err: (err as Error).message }, 'cannot tell where the alert goes yet; it is sent on its own');
+      this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err) }, `cannot ${what}; it gets no follow-ups`);
+      return false;
     }
-    if (!destination) return this.queue(alert, w, message, kind);
-    await this.admitToBurst(destination, entry, item);
+  }
+
+  private async threadOf(alert: OwedAlert): Promise<PreparedThread> {
+    try {
+      return (await this.options.followUps?.prepare(alert)) ?? {};
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot read the alert\'s earlier thread; sent as a plain alert');
+      return {};
+    }
   }
 
   /**
    * Opens a burst (the alert is queued and becomes its anchor) or folds the alert into the open
-   * one. One transaction: the fold, its membership and the burst's rewrite are on disk together,
-   * and the alert is not told until Slack accepts a rewrite naming it. The store serialises
-   * admissions per destination, so two alerts for one person cannot both open a burst.
+   * one, as planDelivery says given the burst the store finds open. One transaction: the fold,
+   * its membership and the burst's rewrite are on disk together, and the alert is not told until
+   * Slack accepts a rewrite naming it. The store serialises admissions per destination, so two
+   * alerts for one person cannot both open a burst.
    */
-  private async admitToBurst(destination: BurstDestination, entry: BurstEntry, item: QueuedAlert): Promise<void> {
+  /** Whether the alert was folded into another's burst; undefined when it was queued already. */
+  private async admitToBurst(destination: string, owed: Owed, facts: DeliveryFacts, entry: BurstEntry, item: QueuedAlert): Promise<boolean | undefined> {
     const { store, log } = this.options;
     const now = this.options.now();
-    const outcome = await store.admitToBurst(destination.key, item, entry, now, (open) =>
-      admit(open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now.getTime(), this.options.burst.windowMs),
-    );
+    const outcome = await store.admitToBurst(destination, item, entry, now, (open) => {
+      const plan = planDelivery(owed, withOpenBurst(facts, open && { anchorKey: open.anchorKey, openedAt: Date.parse(open.openedAt) }, now));
+      if (plan.action === 'fold') return { grouped: true, anchorKey: plan.burst.anchorKey, rewriteAt: plan.burst.rewriteAt };
+      return { grouped: false, closesAt: (plan.action !== 'drop' && plan.burst?.closesAt) || now.getTime() + this.options.burst.windowMs };
+    });
     // Already queued, by another replica (ha) when it decided first: its outbox may not be the one
     // sending, so this one looks now rather than at its next timer tick.
-    if (!outcome) return this.options.outbox.kick();
-    if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination: destination.key }, 'alert folded into a burst');
+    if (!outcome) {
+      this.options.outbox.kick();
+      return undefined;
+    }
+    if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
+    return outcome.folded;
+  }
+
+  /** The owner's target, carrying the plan the sender follows (none: it is planned when sent). */
+  private ownerTarget(w: Workload, plan: Plan | undefined): Extract<OutboxTarget, { type: 'owner' }> {
+    const target = ownerTarget(w);
+    return plan && plan.action !== 'drop' ? { ...target, plan: storedPlan(plan, this.options.now()) } : target;
   }
 
   /** A likely masked failure of a Completed workload (one bounded log read, only for a command with the pipe); a failed read says nothing. */
@@ -183,7 +284,7 @@ export class Notifier implements AlertSink {
     return { ...rest, reader: readerFor(cluster) };
   }
 
-  private async prepareStuck(alert: OwedAlert): Promise<void> {
+  private async prepareStuck(alert: OwedAlert, plan: Plan | undefined): Promise<void> {
     const w = alert.workload;
     const { reader, ownerKeys } = this.enrichOptions(w.cluster);
     let workload = w;
@@ -204,12 +305,12 @@ export class Notifier implements AlertSink {
     if (this.options.currentState(workloadId(w)) !== w.state) return;
     const state = w.state as 'Pending' | 'Initializing';
     const message = buildStuckMessage({ workload, state, since: alert.since, reasons, uiUrl: this.options.uiUrlFor(w.cluster) }, this.options.now());
-    await this.queue(alert, workload, message, state.toLowerCase());
+    await this.queue({ key: alert.key, kind: state.toLowerCase(), target: this.ownerTarget(workload, plan), payload: message }, workload);
   }
 
-  private async queue(alert: OwedAlert, w: Workload, message: SlackMessage, kind: string): Promise<void> {
-    const queued = await this.options.store.enqueue({ key: alert.key, kind, target: ownerTarget(w), payload: message }, this.options.now());
-    if (queued) this.options.log.info({ key: alert.key, workload: `${w.namespace}/${w.name}`, kind }, 'alert queued');
+  private async queue(item: QueuedAlert, w: Workload): Promise<void> {
+    const queued = await this.options.store.enqueue(item, this.options.now());
+    if (queued) this.options.log.info({ key: item.key, workload: `${w.namespace}/${w.name}`, kind: item.kind }, 'alert queued');
     // Kicked either way: a copy queued first by another replica (ha) is this outbox's to send if it leads.
     this.options.outbox.kick();
   }
@@ -233,13 +334,21 @@ function logFindingsOfAlert(e: Enriched) {
   return e.rawPods.length ? logAdvice(e.submission) : [];
 }
 
-type QueuedAlert = { key: string; kind: string; target: ReturnType<typeof ownerTarget>; payload: SlackMessage };
+type QueuedAlert = { key: string; kind: string; target: Extract<OutboxTarget, { type: 'owner' }>; payload: SlackMessage };
+
+/** An owed alert as its plan sees it: the kind it is queued as, and whether it may burst. */
+function owedOf(alert: OwedAlert): Owed {
+  const w = alert.workload;
+  // A stuck warning is queued under its state's name (pending, initializing), like a state alert.
+  const kind = w.state.toLowerCase();
+  return { key: alert.key, kind, owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
+}
 
 function ownerTarget(w: Workload) {
   return { type: 'owner' as const, owner: w.owner ?? '', project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster) };
 }
 
-function burstEntry(key: string, e: Enriched): BurstEntry {
+function burstEntry(key: string, e: Pick<Enriched, 'workload' | 'site' | 'triage'>): BurstEntry {
   const w = e.workload;
   return {
     key,

@@ -19,14 +19,18 @@
  *     passing `retentionMs`; a rejected token holds the whole queue instead.
  */
 import type { Logger } from 'pino';
-import { burstDestinationKey, mutedRecipient, parseBurstDestination } from '../keys.js';
+import { mutedRecipient, parseBurstDestination } from '../keys.js';
 import type { BurstStore, HealthStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget, StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
 import { escapeMrkdwn } from '../messages/mrkdwn.js';
-import type { Delivery } from './mutes.js';
-import type { OwnerDirectory } from './owners.js';
+import { wanted, type Destination, type SkipReason } from '../delivery/plan.js';
+import { refusalText, withNotes, type Payload, type Refusal } from '../delivery/notes.js';
+import { owedOfItem, type DeliveryPlanner } from './planner.js';
+import { CHANNEL_REFUSALS, type RefusedChannels } from './refused-channels.js';
+import { backoffDelay } from '../lib/backoff.js';
+import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -37,6 +41,8 @@ import type { OwnerDirectory } from './owners.js';
 export interface SlackPoster {
   post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
   update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
+  /** A reply in a thread (chat.postMessage with thread_ts), never broadcast: follow-ups (notify/follow-up-delivery.ts). */
+  reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
 }
 
 export class SlackSendError extends Error {
@@ -58,16 +64,16 @@ export interface OutboxOptions {
     Pick<BurstStore, 'burst' | 'burstEntries' | 'completeBurstRewrite' | 'dropBurst' | 'releaseBurst'> &
     Pick<HealthStore, 'location'>;
   slack: SlackPoster;
-  owners: OwnerDirectory;
-  /** Channel for a project's workloads whose owner has no Slack user. */
-  projectChannel(project: string): string | undefined;
-  fallbackChannel?: string;
-  /** Whether this message may go to this person now (mutes, settings, quiet hours). */
-  delivery(userId: string, item: OutboxItem): Promise<Delivery>;
+  /** Plans an owner's message queued without a plan, and reads what a person wants now (mutes, settings). */
+  planner: Pick<DeliveryPlanner, 'plan' | 'preferences'>;
+  /** Channels that refuse the bot's posts: skipped down a plan, named for /readyz. */
+  refused: RefusedChannels;
   log: Logger;
   now(): Date;
   onSent?(item: OutboxItem): void;
-  onError?(kind: 'ratelimited' | 'transient' | 'permanent' | 'auth' | 'expired'): void;
+  /** A queued message was not sent: the person does not want it (any more), or it has nowhere to go. */
+  onSkipped?(reason: SkipReason): void;
+  onError?(kind: 'ratelimited' | 'transient' | 'permanent' | 'auth' | 'expired' | 'refused'): void;
   /** A store read or write failed (SQLITE_FULL, SQLITE_BUSY, a PostgreSQL error, …); `op` names the call. */
   onStoreError?(op: string, err: unknown): void;
   /** How long an owed message may wait (outage, revoked token) before it is dropped. Default 7 days. */
@@ -88,14 +94,10 @@ export interface StoreProblem {
   path: string;
 }
 
-/** A destination a burst is keyed by: the person, or the channel plus project (channels never mix projects). */
-export interface BurstDestination {
-  key: string;
-  userId?: string;
-}
-
 const MAX_BACKOFF_MS = 10 * 60_000;
 const MAX_STORE_BACKOFF_MS = 60_000;
+/** A message waiting for a channel to let the bot in: the /invite is a person's, any minute. */
+const REFUSED_BACKOFF = { initialMs: 1000, maxMs: 60_000 };
 export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
 
 /**
@@ -182,25 +184,6 @@ export class Outbox {
     return this.authProblem;
   }
 
-  /**
-   * Where an owner's alert would go now, as the key its burst is grouped under; undefined when
-   * it cannot be grouped (the person muted it, or there is nowhere to send it). Throws when
-   * Slack could not be asked who the owner is.
-   */
-  async burstDestination(item: Pick<OutboxItem, 'key' | 'kind' | 'payload'> & { target: Extract<OutboxTarget, { type: 'owner' }> }): Promise<BurstDestination | undefined> {
-    const userId = await this.options.owners.slackUserFor(item.target.owner);
-    if (userId) {
-      if ((await this.options.delivery(userId, asItem(item))).action === 'drop') return undefined;
-      return { key: burstDestinationKey({ kind: 'user', user: userId }), userId };
-    }
-    const channel = this.channelForOwnerless(item.target);
-    return channel ? { key: burstDestinationKey({ kind: 'channel', channel, project: item.target.project }) } : undefined;
-  }
-
-  private channelForOwnerless(target: OutboxTarget): string | undefined {
-    return (target.type === 'owner' ? this.options.projectChannel(target.project) : undefined) ?? this.options.fallbackChannel;
-  }
-
   private async drain(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
@@ -232,50 +215,110 @@ export class Outbox {
   }
 
   private async send(item: OutboxItem): Promise<void> {
-    const { store, slack, owners, log } = this.options;
-    let channel: string | undefined;
-    let recipient: string;
-    let payload = item.payload;
     const target = item.target;
     if (target.type === 'burst') return this.rewriteBurst(item, target.anchorKey);
     if (target.type === 'update') return this.rewrite(item, target.anchorKey);
-    if (target.type === 'channel') {
-      channel = target.channel;
-      recipient = target.channel;
-    } else {
-      const userId = target.type === 'user' ? target.user : await owners.slackUserFor(target.owner);
-      if (userId) {
-        const delivery = await this.options.delivery(userId, item);
-        if (delivery.action === 'drop') {
-          // Recorded as handled, so it is not decided and queued again.
-          if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
-            log.info({ key: item.key, why: delivery.why }, 'not sent: the recipient does not want it');
-          }
-          return;
-        }
-        if (delivery.action === 'defer') {
-          await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, delivery.until, 'quiet hours', 'deliberate'));
-          return;
-        }
-        recipient = userId;
-        channel = userId;
-      } else {
-        const owner = target.type === 'owner' ? target.owner : undefined;
-        channel = this.channelForOwnerless(target);
-        recipient = channel ?? '';
-        if (!channel) {
-          log.error({ key: item.key, owner }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
-          await this.write('dropOutbox', () => store.dropOutbox(item.id));
-          this.options.onError?.('permanent');
-          return;
-        }
-        payload = withOwnerNote(payload, owner);
+    if (target.type === 'thread') return sendFollowUp(item, target, this.followUpContext());
+    if (target.type === 'channel') return this.post(item, [{ channel: target.channel, via: 'channel' }]);
+    if (target.type === 'user') return this.post(item, [{ channel: target.user, via: 'dm' }]);
+    const destinations = target.plan?.destinations ?? (await this.planNow(item, target));
+    if (!destinations) return;
+    // What the person wants may have changed since the plan (a mute, a setting, quiet hours): the plan's rule, asked again.
+    const dm = destinations[0]?.via === 'dm' ? destinations[0].channel : undefined;
+    if (dm && !(await this.stillWanted(item, target, dm))) return;
+    await this.post(item, destinations);
+  }
+
+  /** What a follow-up's send (follow-up-delivery.ts) shares with the rest of the outbox. */
+  private followUpContext(): FollowUpSendContext {
+    return {
+      store: this.options.store,
+      slack: this.options.slack,
+      // The plan's rule for what a person wants (mutes, settings, quiet hours), asked when it is sent.
+      wanted: async (userId, item, target) =>
+        wanted({ key: item.key, kind: item.kind, project: target.project, workload: target.workload }, await this.options.planner.preferences(userId), this.options.now()),
+      withPause: (channel, method, call) => this.withPause(channel, method, call),
+      recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
+      write: (op, call) => this.write(op, call),
+      onSkipped: (reason) => this.options.onSkipped?.(reason),
+      now: () => this.options.now(),
+      log: this.options.log,
+    };
+  }
+
+  /** An owner's message queued without a plan (before plans; or Slack could not be asked who the owner is): planned now. */
+  private async planNow(item: OutboxItem, target: Extract<OutboxTarget, { type: 'owner' }>): Promise<Destination[] | undefined> {
+    const { store, log } = this.options;
+    const plan = await this.options.planner.plan(owedOfItem({ ...item, target }));
+    if (plan.action === 'drop') {
+      // Recorded as handled, so it is not decided and queued again.
+      if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: skippedRecipient(plan.reason), sentAt: this.options.now().toISOString() }))) {
+        log.info({ key: item.key, why: plan.why }, 'not sent');
+        this.options.onSkipped?.(plan.reason);
       }
+      return undefined;
     }
-    const result = await this.withPause(channel, 'chat.postMessage', () => slack.post(channel!, payload));
-    await this.recordAccepted(item, 'completeOutbox', () =>
-      store.completeOutbox(item.id, { key: item.key, recipient, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
-    );
+    return plan.destinations;
+  }
+
+  private async stillWanted(item: OutboxItem, target: Extract<OutboxTarget, { type: 'owner' }>, userId: string): Promise<boolean> {
+    const { store, log } = this.options;
+    const verdict = wanted(owedOfItem({ ...item, target }), await this.options.planner.preferences(userId), this.options.now());
+    if (verdict.action === 'drop') {
+      // Recorded as handled, so it is not decided and queued again.
+      if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
+        log.info({ key: item.key, why: verdict.why }, 'not sent: the recipient does not want it');
+        this.options.onSkipped?.(verdict.reason);
+      }
+      return false;
+    }
+    if (verdict.action === 'defer') {
+      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, verdict.until, 'quiet hours', 'deliberate'));
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Posts to the first destination of the plan that Slack accepts, each saying why it is there:
+   * a channel that refuses the bot (not invited) is skipped and named in the note of the next.
+   * When every destination refuses, throws a refusal: the item waits and is tried again.
+   */
+  private async post(item: OutboxItem, destinations: readonly Destination[]): Promise<void> {
+    const { store, slack, refused } = this.options;
+    const passed: Refusal[] = [];
+    for (const [i, destination] of destinations.entries()) {
+      // A refusal believed is skipped only on the way to another destination: the last is always
+      // asked, so an item that waits for the /invite finds out at its next try.
+      const known = destination.via === 'dm' || i === destinations.length - 1 ? undefined : refused.believed(destination.channel);
+      if (known) {
+        passed.push(known);
+        continue;
+      }
+      const payload = withNotes(item.payload as Payload, destination.note, passed);
+      let result: { channel: string; ts?: string };
+      try {
+        result = await this.withPause(destination.channel, 'chat.postMessage', () => slack.post(destination.channel, payload));
+      } catch (err) {
+        if (!(err instanceof SlackSendError) || !err.slackError || !CHANNEL_REFUSALS.has(err.slackError) || destination.via === 'dm') throw err;
+        await refused.refuse(destination.channel, err.slackError);
+        passed.push({ channel: destination.channel, slackError: err.slackError });
+        continue;
+      }
+      if (destination.via !== 'dm') refused.accepted(destination.channel);
+      if (passed.length) this.options.log.warn({ key: item.key, channel: destination.channel, refused: passed.map((r) => r.channel) }, 'posted further down the plan: Slack refused the places before');
+      await this.recordAccepted(item, 'completeOutbox', () =>
+        store.completeOutbox(item.id, { key: item.key, recipient: destination.channel, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
+      );
+      return;
+    }
+    if (!passed.length) {
+      this.options.log.error({ key: item.key }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
+      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      this.options.onError?.('permanent');
+      return;
+    }
+    throw new SlackSendError(`Slack refuses every destination (${passed.map((r) => `${r.channel}: ${r.slackError}`).join(', ')})`, false, undefined, passed[passed.length - 1].slackError);
   }
 
   /**
@@ -315,9 +358,11 @@ export class Outbox {
     const sentAt = now.toISOString();
     const muted: LedgerEntry[] = [];
     const listed: StoredBurstEntry[] = [];
+    // A mute set since the fold still applies: a muted workload is never listed to that person.
+    const preferences = userId && entries.some((e) => !e.told) ? await this.options.planner.preferences(userId) : undefined;
     for (const e of entries) {
-      // A mute set since the fold still applies: a muted workload is never listed to that person.
-      const drop = !e.told && userId && (await this.options.delivery(userId, asItem({ key: e.key, ...e.item }))).action === 'drop';
+      const target = e.item.target;
+      const drop = !e.told && userId && target.type === 'owner' && wanted(owedOfItem({ key: e.key, kind: e.item.kind, target }), preferences, now).action === 'drop';
       if (drop) muted.push({ key: e.key, recipient: mutedRecipient(userId), sentAt });
       else listed.push(e);
     }
@@ -325,7 +370,9 @@ export class Outbox {
     if (telling.length) {
       const project = destination?.kind === 'channel' ? destination.project : undefined;
       const message = buildOwnerBurstMessage([burst.anchorEntry as BurstEntry, ...listed.map((e) => e.entry as BurstEntry)]);
-      const payload = project === undefined ? message : withChannelNote(message, project);
+      // The anchor went further down its plan when the burst's channel refused it: the rewrite says so too.
+      const refusedHere = destination?.kind === 'channel' && anchor.channel !== destination.channel ? [{ channel: destination.channel, slackError: this.options.refused.list().find((r) => r.channel === destination.channel)?.slackError ?? 'not_in_channel' }] : [];
+      const payload = project === undefined ? message : withChannelNote(message, project, refusedHere);
       await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
@@ -403,6 +450,15 @@ export class Outbox {
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
       await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
+      return false;
+    }
+    if (e.slackError && CHANNEL_REFUSALS.has(e.slackError) && !e.permanent) {
+      // Every destination refuses the bot (not invited): the message waits for the /invite,
+      // tried again within a minute or so, up to the retention (RefusedChannels names them).
+      this.options.onError?.('refused');
+      const delay = backoffDelay(item.attempts + 1, Math.random(), REFUSED_BACKOFF);
+      this.options.log.warn({ key: item.key, err: e.message, retryInMs: delay }, 'no destination accepts the message yet; it waits');
+      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
@@ -525,31 +581,25 @@ export class Outbox {
 
 /** The message went to a channel instead of its owner: say whose it is, right under the header. */
 export function withOwnerNote(payload: OutboxItem['payload'], owner: string | undefined): OutboxItem['payload'] {
-  const note = owner
-    ? `Workload of *${escapeMrkdwn(owner)}*: no Slack user could be found for this owner, so it is posted here. Map them under \`owners.map\` in the bot's config.`
-    : 'This workload names no owner, so it is posted here.';
-  const blocks = (payload.blocks ?? []) as Block[];
-  const at = blocks[0]?.type === 'header' ? 1 : 0;
-  return {
-    // The owner comes from the cluster (an annotation, spec.username): through the pipeline
-    // like any workload text, or `<!channel>` in it would ping the channel from the fallback.
-    text: `[for ${escapeMrkdwn(owner ?? 'unknown owner')}] ${payload.text}`,
-    blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
-  };
+  return withNotes(payload as Payload, owner ? { kind: 'no-slack-user', owner } : { kind: 'no-owner' }) as OutboxItem['payload'];
 }
 
-/** A burst posted in a channel lists workloads of one project whose owners have no Slack user. */
-function withChannelNote(payload: OutboxItem['payload'], project: string): OutboxItem['payload'] {
+/**
+ * A burst posted in a channel lists workloads of one project whose owners have no Slack user;
+ * `refused`: the burst's channel refused the anchor, which was posted further down its plan.
+ */
+function withChannelNote(payload: OutboxItem['payload'], project: string, refused: Refusal[]): OutboxItem['payload'] {
   const note = `Workloads of project *${escapeMrkdwn(project)}* whose owners have no Slack user, so they are posted here. Map them under \`owners.map\` in the bot's config.`;
-  const blocks = (payload.blocks ?? []) as Block[];
+  const blocks = [...((payload.blocks ?? []) as Block[])];
   const at = blocks[0]?.type === 'header' ? 1 : 0;
+  const lines = [note, ...(refused.length ? [refusalText(refused)] : [])];
   return {
     text: `[project ${project}] ${payload.text}`,
-    blocks: blocks.length ? [...blocks.slice(0, at), context(note), ...blocks.slice(at)].slice(0, 50) : undefined,
+    blocks: blocks.length ? [...blocks.slice(0, at), ...lines.map((l) => context(l)), ...blocks.slice(at)].slice(0, 50) : undefined,
   };
 }
 
-/** An outbox item as `delivery()` sees it, for a message not (or not yet) in the queue. */
-function asItem(item: Pick<OutboxItem, 'key' | 'kind' | 'target' | 'payload'>): OutboxItem {
-  return { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item };
+/** The ledger's recipient for an owner's message planned to nobody (README, "Delivery guarantee"). */
+function skippedRecipient(reason: string): string {
+  return `skipped:${reason}`;
 }

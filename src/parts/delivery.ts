@@ -10,8 +10,11 @@ import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
 import { containersFinishedAt, withPods } from '../cluster/normalize.js';
 import { withTimeout } from '../lib/timeout.js';
+import { FollowUps } from '../notify/follow-ups.js';
 import { LogTips } from '../notify/log-tips.js';
-import { deliveryFor } from '../notify/mutes.js';
+import { DeliveryPlanner, owedOfItem } from '../notify/planner.js';
+import { RefusedChannels } from '../notify/refused-channels.js';
+import { wanted } from '../delivery/plan.js';
 import { Notifier } from '../notify/notifier.js';
 import { Outbox } from '../notify/outbox.js';
 import { outboxHooks } from '../notify/outbox-hooks.js';
@@ -44,6 +47,10 @@ export interface DeliveryParts {
   /** What the watch shows now: written by the reconciler, read by the parts that only look. */
   cache: WorkloadCache;
   owners: OwnerDirectory;
+  /** Reads the facts every delivery plan is made from (delivery/plan.ts decides). */
+  planner: DeliveryPlanner;
+  /** Channels where Slack refuses the bot's posts (for /readyz). */
+  refusedChannels: RefusedChannels;
   outbox: Outbox;
   archiver?: LogArchiver;
   notifier: Notifier;
@@ -57,16 +64,37 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
   const cache = new WorkloadCache();
   const gateway = new SlackGateway(slackApp.app.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  // Who hears what is decided once, before enrichment (delivery/plan.ts); the planner reads its facts.
+  const planner = new DeliveryPlanner({
+    owners,
+    store,
+    projectChannel: (project) => config.projects[project]?.channel,
+    fallbackChannel: config.slack.fallbackChannel,
+    opsChannel: config.slack.opsChannel,
+    burstWindowMs: config.alerts.burstWindow,
+    now,
+  });
+  const refusedChannels = new RefusedChannels({
+    store,
+    opsChannel: config.slack.opsChannel,
+    retentionMs: config.slack.outboxRetention,
+    now,
+    log: log.child({ component: 'outbox' }),
+    queued: () => outbox.kick(),
+    onChange: (refused) => {
+      metrics.refusedChannels.reset();
+      for (const r of refused) metrics.refusedChannels.set({ channel: r.channel, error: r.slackError }, 1);
+    },
+  });
   const outbox = new Outbox({
     store,
     slack: gateway,
-    owners,
-    projectChannel: (project) => config.projects[project]?.channel,
-    fallbackChannel: config.slack.fallbackChannel,
-    delivery: (userId, item) => deliveryFor(store, userId, item, now()),
+    planner,
+    refused: refusedChannels,
     log: log.child({ component: 'outbox' }),
     now,
     onSent: (item) => metrics.messagesSent.inc({ kind: item.kind }),
+    onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
     onError: (kind) => metrics.slackErrors.inc({ kind }),
     onStoreError: (op) => metrics.storeErrors.inc({ op }),
     retentionMs: config.slack.outboxRetention,
@@ -86,9 +114,24 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
         now,
       })
     : undefined;
+  // Follow-ups in each alert's thread: told by the reconciler, opened by the notifier, sent by the
+  // outbox. A failure told before that happens again is owed to the notifier (built just below;
+  // only called once the watch runs).
+  const followUps = new FollowUps({
+    store,
+    readerFor,
+    permalink: (channel, ts) => gateway.permalink(channel, ts),
+    windowMs: config.followups.window,
+    owe: (alert) => notifier.owed(alert),
+    queued: () => outbox.kick(),
+    now,
+    log: log.child({ component: 'follow-ups' }),
+  });
   const notifier = new Notifier({
     store,
     outbox,
+    planner,
+    onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
@@ -99,13 +142,15 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
     maskedFailures: config.alerts.maskedFailures,
+    followUps,
   });
   const logTips = new LogTips({
     store,
     // Checked before queueing too: a tip the person would not get must not use up their week.
     deliverable: async (item) => {
-      const userId = item.target.type === 'owner' ? await owners.slackUserFor(item.target.owner) : undefined;
-      return !!userId && (await deliveryFor(store, userId, { id: 0, attempts: 0, nextAttemptAt: '', createdAt: '', ...item }, now())).action !== 'drop';
+      const target = item.target;
+      const userId = target.type === 'owner' ? await owners.slackUserFor(target.owner) : undefined;
+      return !!userId && target.type === 'owner' && wanted(owedOfItem({ ...item, target }), await planner.preferences(userId), now()).action !== 'drop';
     },
     queued: () => outbox.kick(),
     log: log.child({ component: 'tips' }),
@@ -132,6 +177,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     // A failure the bot missed while down, whose CR gives no time: its containers say when.
     finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
     sink: notifier,
+    followUps,
     // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
     onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
     onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
@@ -139,5 +185,5 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onStarted: (workload, raw) => logTips.started(workload, raw),
     stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });
-  return { cache, owners, outbox, archiver, notifier, logTips, ownerPrefetch, reconciler };
+  return { cache, owners, planner, refusedChannels, outbox, archiver, notifier, logTips, ownerPrefetch, reconciler };
 }

@@ -4,10 +4,12 @@
  * when asked (`timestamps=true`), then cut by `tailLines` and then `limitBytes` (which counts
  * the prefixes: the kubelet writes them before it cuts).
  *
- * The prefix is the kubelet's: `time.Time.Format("2006-01-02T15:04:05.000000000Z07:00")` of
- * the line's CRI timestamp, then one space (kubernetes/kubernetes
- * pkg/kubelet/kuberuntime/logs/logs.go, `timestampFormat`) — RFC 3339 with a fixed nine-digit
- * fraction, in UTC as the CRI log file stores it.
+ * The prefix is the kubelet's: the line's CRI timestamp formatted as `types.RFC3339NanoFixed`
+ * ("2006-01-02T15:04:05.000000000Z07:00"), then one space, before limitBytes cuts
+ * (kubernetes/kubernetes pkg/kubelet/kuberuntime/logs/logs.go, `timeFormatOut`, logWriter.write):
+ * RFC 3339 with a fixed nine-digit fraction, in UTC as the CRI log file stores it. The runtime
+ * stamps a line when it reads the whole line, so a line written in pieces carries the time of
+ * the piece that ended it.
  */
 import type { KubeObject } from './kube-apiserver-store.js';
 import { badRequest } from './kube-apiserver-status.js';
@@ -29,10 +31,11 @@ export function kubeletTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
-/** Appends `text` written at `at`: a line already begun keeps its time; each new one gets `at`. */
+/** Appends `text` written at `at`: each line it begins or continues is stamped `at`. */
 function appendStamped(log: StampedLog, text: string, at: number): void {
   if (!text) return;
   const open = log.text.length > 0 && !log.text.endsWith('\n');
+  if (open) log.stamps[log.stamps.length - 1] = at;
   let lines = 0;
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') lines++;
   // Lines begun by this text: one per newline, and one more when it ends inside a line; minus the one it continues.

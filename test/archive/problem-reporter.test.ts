@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import type { ArchiveResult } from '../../src/archive/archive.js';
 import { ArchiveProblemReporter } from '../../src/archive/problem-reporter.js';
-import { Outbox } from '../../src/notify/outbox.js';
+import { DEFAULT_RETENTION_MS, Outbox } from '../../src/notify/outbox.js';
+import { DeliveryPlanner } from '../../src/notify/planner.js';
+import { RefusedChannels } from '../../src/notify/refused-channels.js';
+
 import { OwnerDirectory } from '../../src/notify/owners.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { SqliteStore } from '../../src/store/sqlite/index.js';
@@ -38,9 +41,8 @@ describe('reporting archive problems to the operators', () => {
     outbox = new Outbox({
       store,
       slack: gateway,
-      owners: new OwnerDirectory({ map: {} }, gateway, store, () => now),
-      projectChannel: () => undefined,
-      delivery: async () => ({ action: 'send' }),
+      planner: new DeliveryPlanner({ owners: new OwnerDirectory({ map: {} }, gateway, store, () => now), store, projectChannel: () => undefined, now: () => now }),
+      refused: new RefusedChannels({ store, log: captured.log, now: () => now, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
       log: captured.log,
       now: () => now,
     });

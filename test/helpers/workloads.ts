@@ -34,7 +34,8 @@ export function workloadCr(spec: WorkloadSpec): KubeObject {
       name: { value: spec.name },
       image: { value: spec.image ?? 'registry.example.org/ml/train:1.0' },
       command: { value: spec.command ?? 'python' },
-      arguments: { value: spec.arguments ?? 'train.py' },
+      // Unbuffered by default, so a workload that starts earns no log-saving tip unless a test gives it a command that does.
+      arguments: { value: spec.arguments ?? '-u train.py' },
       ...(spec.owner ? { username: { value: spec.owner } } : {}),
     },
     status: { phase: spec.phase ?? 'Running' },

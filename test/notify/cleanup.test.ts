@@ -3,8 +3,10 @@ import { WebClient } from '@slack/web-api';
 import { GUIDE, SAFE_RECOVERY } from '../../src/lifecycle/states.js';
 import { cleanupKey } from '../../src/keys.js';
 import { CleanupNudger, staleWorkloadsByOwner } from '../../src/notify/cleanup.js';
-import { deliveryFor } from '../../src/notify/mutes.js';
-import { Outbox } from '../../src/notify/outbox.js';
+import { DEFAULT_RETENTION_MS, Outbox } from '../../src/notify/outbox.js';
+import { DeliveryPlanner } from '../../src/notify/planner.js';
+import { RefusedChannels } from '../../src/notify/refused-channels.js';
+
 import { OwnerDirectory } from '../../src/notify/owners.js';
 import { buildCleanupDigest, CLEANUP_LIST_MAX, describeDuration, NEVER_DELETES } from '../../src/messages/cleanup.js';
 import { SlackGateway } from '../../src/slack/client.js';
@@ -125,9 +127,8 @@ describe('cleanup nudges', () => {
     return new Outbox({
       store: s,
       slack: gateway,
-      owners: new OwnerDirectory({ emailDomain: 'example.org', map: { bob: 'bob@other.org' } }, gateway, s, () => clock),
-      projectChannel: () => undefined,
-      delivery: (user, item) => deliveryFor(s, user, item, clock),
+      planner: new DeliveryPlanner({ owners: new OwnerDirectory({ emailDomain: 'example.org', map: { bob: 'bob@other.org' } }, gateway, s, () => clock), store: s, projectChannel: () => undefined, now: () => clock }),
+      refused: new RefusedChannels({ store: s, log: captured.log, now: () => clock, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
       log: captured.log,
       now: () => clock,
     });

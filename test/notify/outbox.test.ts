@@ -2,9 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
-import { Outbox } from '../../src/notify/outbox.js';
+import { DEFAULT_RETENTION_MS, Outbox } from '../../src/notify/outbox.js';
+import { DeliveryPlanner } from '../../src/notify/planner.js';
+import { RefusedChannels } from '../../src/notify/refused-channels.js';
+
 import { OwnerDirectory } from '../../src/notify/owners.js';
-import { deliveryFor, muteScope, muteTarget, parseWorkloadScope } from '../../src/notify/mutes.js';
+import { muteScope, muteTarget, parseWorkloadScope } from '../../src/notify/mutes.js';
 import { SlackGateway } from '../../src/slack/client.js';
 import { SqliteStore, sqliteHandleForTests } from '../../src/store/sqlite/index.js';
 import type { SlackMessage } from '../../src/messages/blocks.js';
@@ -41,10 +44,8 @@ describe('outbox', () => {
     outbox = new Outbox({
       store,
       slack: gateway,
-      owners,
-      projectChannel: (p) => (p === 'nlp' ? 'C0NLP' : undefined),
-      fallbackChannel: 'C0FALLBACK',
-      delivery: (user, item) => deliveryFor(store, user, item, clock),
+      planner: new DeliveryPlanner({ owners, store, projectChannel: (p) => (p === 'nlp' ? 'C0NLP' : undefined), fallbackChannel: 'C0FALLBACK', now: () => clock }),
+      refused: new RefusedChannels({ store, log: captured.log, now: () => clock, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
       log: captured.log,
       now: () => clock,
       onStoreError: (op) => storeErrors.push(op),

@@ -182,14 +182,14 @@ describe('simulated Kubernetes API server with the real client-node', () => {
       expect(log).toBe('epoch');
     });
 
-    it('prefixes each line with when it was written (the kubelet\'s fixed nine-digit RFC 3339) with timestamps=true, before tailLines', async () => {
+    it('prefixes each line with when it was written (the kubelet\'s RFC3339NanoFixed) with timestamps=true, before tailLines', async () => {
       kube.apply(pod('stamped-0-0', 'runai-logs', ['trainer']));
       kube.appendLog('runai-logs', 'stamped-0-0', 'trainer', 'iteration 1\nsaving chec', { at: new Date('2026-12-01T10:00:00.120Z') });
-      // The open line keeps the time it began; the next lines get theirs.
+      // The runtime stamps a line once it has read all of it: the open line gets the time of the piece that ends it.
       kube.appendLog('runai-logs', 'stamped-0-0', 'trainer', 'kpoint\niteration 2\n', { at: new Date('2026-12-01T10:40:00Z') });
       const all = await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs', timestamps: true });
       expect(all).toBe(
-        '2026-12-01T10:00:00.120000000Z iteration 1\n2026-12-01T10:00:00.120000000Z saving checkpoint\n2026-12-01T10:40:00.000000000Z iteration 2\n',
+        '2026-12-01T10:00:00.120000000Z iteration 1\n2026-12-01T10:40:00.000000000Z saving checkpoint\n2026-12-01T10:40:00.000000000Z iteration 2\n',
       );
       expect(await core.readNamespacedPodLog({ name: 'stamped-0-0', namespace: 'runai-logs', timestamps: true, tailLines: 1 })).toBe('2026-12-01T10:40:00.000000000Z iteration 2\n');
       // limitBytes counts the prefix, as the kubelet cuts after it writes them.

@@ -31,6 +31,7 @@ describe('/runai in Socket Mode', () => {
     for (const text of ['help', '']) {
       const { shown } = await world.ask(ALICE, text);
       for (const sub of ['list', 'status NAME', 'logs NAME', 'why NAME', 'maintenance', 'mute NAME', 'unmute', 'settings']) expect(shown).toContain(`/runai ${sub}`);
+      expect(shown).toContain('/runai list [-p PROJECT] [--cluster C] [--state failed|pending|running]');
       expect(shown).toContain('settings tips on|off');
     }
   });

@@ -313,6 +313,24 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.burst('wl:4:Failed')).toMatchObject({ destination: 'user:U2' });
     });
 
+    it('keeps a message\'s delivery plan with it: queued, folded into a burst, and released on its own', async () => {
+      const plan = {
+        destinations: [
+          { channel: 'C0VISION', via: 'project' as const, note: { kind: 'no-slack-user' as const, owner: 'mallory' } },
+          { channel: 'C0FALLBACK', via: 'fallback' as const, note: { kind: 'no-slack-user' as const, owner: 'mallory' } },
+        ],
+        at: at(0).toISOString(),
+      };
+      const planned = (key: string): NewOutboxItem => ({ ...owner(key, 'mallory'), target: { type: 'owner', owner: 'mallory', project: 'vision', workload: 'runai-vision/job', plan } });
+      expect(await store.admitToBurst('channel:C0VISION:vision', planned('wl:1:Failed'), {}, at(0), decide(at(0)))).toEqual({ folded: false });
+      expect(await store.admitToBurst('channel:C0VISION:vision', planned('wl:2:Failed'), {}, at(1), decide(at(1)))).toEqual({ folded: true, anchorKey: 'wl:1:Failed' });
+      expect((await store.queuedItem('wl:1:Failed'))?.target).toEqual(planned('x').target);
+      expect((await store.burstEntries('wl:1:Failed'))[0].item.target).toEqual(planned('x').target);
+      await store.dropOutbox((await store.queuedItem('wl:1:Failed'))!.id);
+      expect(await store.releaseBurst('wl:1:Failed', at(2))).toEqual(['wl:2:Failed']);
+      expect((await store.queuedItem('wl:2:Failed'))?.target).toEqual(planned('x').target);
+    });
+
     it('folds in one transaction: when the rewrite cannot be queued, the fold is not kept either', async () => {
       await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
       const restore = await backend.failWrites(store, 'outbox', 'INSERT');

@@ -123,6 +123,34 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     expect(b.captured.text()).toContain('leading: this replica now sends');
   });
 
+  it('tells a log-saving tip once though both replicas see the start, and the new leader remembers it after a failover', async () => {
+    const teed = 'bash -c "python -u train.py 2>&1 | tee -a /data/logs/train.log"';
+    const a = await replica('bot-a');
+    const b = await replica('bot-b');
+    const start = async (name: string, replicas: TestBot[]) => {
+      kube.apply(workloadCr({ name, project: 'vision', owner: 'alice', phase: 'Pending', command: teed, arguments: '' }));
+      for (const r of replicas) await eventually(() => r.reconciler.workloads().some((w) => w.name === name), `${name} seen`);
+      kube.setPhase('TrainingWorkload', ns('vision'), name, 'Running');
+      for (const r of replicas) await eventually(() => r.reconciler.workloads().some((w) => w.name === name && w.state === 'Running'), `${name} running`);
+      await Promise.all(replicas.map((r) => r.settle()));
+    };
+    await start('first', [a, b]);
+    await eventually(() => slack.messagesTo(ALICE.id).length === 1, 'the tip');
+    expect((await schema.sql("SELECT COUNT(*)::int AS n FROM ledger WHERE key LIKE 'tip:masked-exit:%'")).rows[0].n).toBe(1);
+
+    await a.stop();
+    bots.splice(bots.indexOf(a), 1);
+    await eventually(() => b.leadership.leading, 'the follower taking the Lease', 15_000);
+    // The masked exit was told; the next kind is, once; then nothing more this week.
+    await start('second', [b]);
+    await start('third', [b]);
+    await b.outbox.flush();
+    const texts = slack.messagesTo(ALICE.id).map((c) => JSON.stringify(c.body.blocks));
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain('set -o pipefail');
+    expect(texts[1]).toContain('is lost with the pod');
+  });
+
   it('a leader cut off from the API server stops sending at once; the other takes over and sends', async () => {
     const link: TcpCut = await startTcpCut(Number(new URL(kube.url).port));
     try {

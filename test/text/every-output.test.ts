@@ -11,7 +11,10 @@ import { buildCleanupDigest } from '../../src/messages/cleanup.js';
 import { buildHomeView } from '../../src/messages/home.js';
 import { buildWorkloadAlert } from '../../src/messages/alert.js';
 import { buildStuckMessage } from '../../src/messages/stuck.js';
-import { logsMessage, statusMessage, whyMessage } from '../../src/messages/replies.js';
+import { filteredListMessage, logsMessage, statusMessage, whyMessage } from '../../src/messages/replies.js';
+import { noLogToSaveMessage, notOwnerToSaveMessage, savedLogComment, savedLogMessage } from '../../src/messages/save-log.js';
+import { checkpointNote } from '../../src/messages/status-notes.js';
+import { redactedTail } from '../../src/slack/save-log.js';
 import { buildOwnerNotice } from '../../src/messages/maintenance.js';
 import { withOwnerNote } from '../../src/notify/outbox.js';
 import { buildFailedAgainDm, buildResubmittedReply, buildStateFollowUp, withRootStatus } from '../../src/messages/follow-ups.js';
@@ -136,6 +139,17 @@ const slackOutputs: Array<[string, () => unknown]> = [
   ['masked-failure DM from the workload and pods', () => buildMaskedFailureDm(workload, fromPodsMasked!, 'https://runai.example.org')],
   ['masked-failure DM in a channel, with the owner note', () => withOwnerNote(buildMaskedFailureDm(workload, fromPodsMasked!), HOSTILE_OWNER)],
   ['checkpoint line', () => ({ text: checkpointLine(sighting, now), blocks: [] })],
+  ['checkpoint note, and one for a log that could not be read', () => ({ text: `${checkpointNote({ sighting, pod: field, container: field }, now)} ${checkpointNote({ problem: field }, now)}`, blocks: [] })],
+  ['/runai status of a running workload: checkpoint and log-saving findings', () => statusMessage({ workload: { ...workload, state: 'Running' }, now, checkpoint: { sighting, pod: field, container: field }, logFindings: fromPodsFindings })],
+  ['/runai status: a checkpoint that could not be read', () => statusMessage({ workload: { ...workload, state: 'Running' }, now, checkpoint: { problem: field }, logFindings: findings })],
+  ['/runai why with the log-saving findings', () => whyMessage({ workload, triage, where: field, schedulerReasons: [], logProblem: field, logFindings: fromPodsFindings })],
+  ['maintenance notice to an owner, with checkpoint lines', () => buildOwnerNotice({ uid: 'w', occurrenceStart: '2026-12-01T00:00:00Z', key: 'w', summary: field, start: new Date('2026-12-01T00:00:00Z'), end: new Date('2026-12-01T04:00:00Z'), allDay: false, status: 'confirmed', sequence: 0 }, [{ ...workload, state: 'Running', name: field, project: field }, { ...workload, state: 'Running' }], { timezone: 'UTC', now }, [{ sighting, pod: field, container: field }, { problem: field }])],
+  ['/runai list with a filter', () => filteredListMessage([workload, { ...workload, uid: 'uid-2', name: field, project: field }], { project: field, cluster: field, state: 'failed' }, now)],
+  ['/runai list with a filter, nothing to see', () => filteredListMessage([], { project: field, cluster: field }, now)],
+  ['"Save the whole log": the file\'s message and the answers', () => {
+    const saved = { workload: { ...workload, name: field, project: field, cluster: field }, pod: field, container: field, previous: true, from: 'archive' as const, bytes: 2_000_000, cutBytes: 12_345 };
+    return [{ text: savedLogComment(saved), blocks: [] }, savedLogMessage(saved), notOwnerToSaveMessage(saved.workload), noLogToSaveMessage(saved.workload, field)];
+  }],
 ];
 
 describe('every output path, one hostile corpus', () => {
@@ -171,6 +185,16 @@ describe('every output path, one hostile corpus', () => {
     const blocks = (output as { blocks?: unknown[] }).blocks;
     if (blocks && (output as { type?: string }).type !== 'home') expect(messageViolation(output as never)).toBeUndefined();
     for (const [path, text] of strings(output)) if (!path.endsWith('.plain')) expect((text.match(/```/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('the file "Save the whole log" uploads holds no secret, whole or cut anywhere', () => {
+    const bytes = Buffer.from(log);
+    // Cut anywhere, and just inside the private-key block: its BEGIN line gone, its body must not pass.
+    const key = bytes.indexOf('-----BEGIN');
+    for (const start of [0, 1, 17, key + 3, bytes.indexOf(0x0a, key) + 1, Math.floor(bytes.length / 2), bytes.length - 5]) {
+      const { text } = redactedTail({ bytes: bytes.subarray(start), before: start });
+      expect(leakIn(text.toString('utf8'))).toBeUndefined();
+    }
   });
 
   it('the archive file holds no secret, whatever the chunking', () => {
