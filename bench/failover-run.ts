@@ -73,6 +73,8 @@ export interface FailoverResult {
   /** Operators' summaries Slack accepted, and the distinct ones the store recorded as sent. */
   opsSummaries: number;
   opsSummariesRecorded: number;
+  /** The summaries' keys the store recorded (ops-burst:<when the burst opened>), in order. */
+  opsSummaryKeys: string[];
   /** Per failing workload, from the API server's request log: pod lists and log reads (both replicas). */
   podListsPerFailure: number;
   logReadsPerFailure: number;
@@ -163,7 +165,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   let disarm: (() => void) | undefined;
   let killedAfterAccept = false;
   let exitedDuringRun: string[] = [];
-  let opsSummariesRecorded = 0;
+  let opsSummaryKeys: string[] = [];
   let podLists = 0;
   let logReads = 0;
   let failingCount = 0;
@@ -273,8 +275,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     await sleep(3000);
     readyAtEnd = await (expectsFailover ? follower : leader).waitReady(10_000);
     exitedDuringRun = replicas.filter((r) => r.exitedByItself()).map((r) => r.name);
-    const recorded = await admin.query(`SELECT count(*) AS n FROM ${schema}.ledger WHERE key LIKE 'ops-burst:%'`).catch(() => ({ rows: [{ n: 0 }] }));
-    opsSummariesRecorded = Number(recorded.rows[0].n);
+    const recorded = await admin.query(`SELECT key FROM ${schema}.ledger WHERE key LIKE 'ops-burst:%' ORDER BY key`).catch(() => ({ rows: [] as Array<{ key: string }> }));
+    opsSummaryKeys = recorded.rows.map((r) => String(r.key));
     const failingNames = new Set(failing.map((w) => w.name));
     const pods = (path: string) => /\/pods(\?|$)/.test(path);
     // Every pod list (not a watch) and every log read in the workloads' namespace since the stream began.
@@ -310,7 +312,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     fault,
     assessment,
     opsSummaries,
-    opsSummariesRecorded,
+    opsSummariesRecorded: opsSummaryKeys.length,
+    opsSummaryKeys,
     podListsPerFailure: failingCount ? podLists / failingCount : 0,
     logReadsPerFailure: failingCount ? logReads / failingCount : 0,
     exitedDuringRun,

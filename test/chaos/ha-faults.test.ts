@@ -12,6 +12,7 @@
  */
 import { CLI } from '../demo/cli.js';
 import { FAILOVER_DATABASE_URL, runFailover, type FailoverFault, type FailoverResult } from '../../bench/failover-run.js';
+import { parseKey } from '../../src/keys.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
 
 const describePg = await describeWithPostgres('the two-replica fault tests', FAILOVER_DATABASE_URL);
@@ -47,6 +48,14 @@ function faultCase(fault: FailoverFault, title: string, extra: { killOnAccept?: 
       expect(result.opsSummariesRecorded).toBeGreaterThan(0);
       expect(result.opsSummaries).toBeGreaterThanOrEqual(result.opsSummariesRecorded);
       expect(result.opsSummaries).toBeLessThanOrEqual(result.opsSummariesRecorded + 1);
+      // One burst per window across both replicas: the bursts summarised opened a window apart at
+      // least (a summary per replica would open two within milliseconds of each other).
+      const opened = result.opsSummaryKeys.map((k) => {
+        const key = parseKey(k);
+        return key?.kind === 'ops-burst' ? Date.parse(key.openedAt) : Number.NaN;
+      });
+      expect(opened.some(Number.isNaN)).toBe(false);
+      for (let i = 1; i < opened.length; i++) expect(opened[i] - opened[i - 1]).toBeGreaterThanOrEqual(5_000);
     });
 
     it('keeps both processes up (no crash, no crash loop) and ready at the end', () => {
