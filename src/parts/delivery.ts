@@ -3,7 +3,8 @@
  * the owner directory, the outbox that sends, the notifier that prepares what is owed, the
  * reconciler that decides it. Nothing is started; leadership starts the outbox (leader-duties.ts).
  */
-import { pendingAfterMs, uiUrlFor } from '../config.js';
+import { haLease, pendingAfterMs, uiUrlFor } from '../config.js';
+import { leaseIdentity } from '../cluster/lease.js';
 import type { LifecycleState } from '../model.js';
 import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
@@ -53,6 +54,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
   const cache = new WorkloadCache();
   const gateway = new SlackGateway(slackApp.app.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  const lease = haLease(config);
   // Who hears what is decided once, before enrichment (delivery/plan.ts); the planner reads its facts.
   const planner = new DeliveryPlanner({
     owners,
@@ -87,6 +89,8 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onError: (kind) => metrics.slackErrors.inc({ kind }),
     onStoreError: (op) => metrics.storeErrors.inc({ op }),
     retentionMs: config.slack.outboxRetention,
+    // With ha: the Lease holder's identity, written beside each sending turn's epoch.
+    identity: lease ? leaseIdentity(lease.podName) : undefined,
   });
   slackApp.connection.whenConnected(outboxHooks({ outbox, store, now, log }).onConnected);
   // Paused (queueing only) until Slack accepts the bot token and this replica leads (ops/leadership.ts).

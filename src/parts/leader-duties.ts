@@ -113,7 +113,7 @@ export function leaderDuties({ config, log, now, store, metrics, run, slackApp, 
         identity: leaseIdentity(lease.podName),
         leaseDurationMs: lease.leaseDurationMs,
         log: log.child({ component: 'lease' }),
-        onStartedLeading: () => leadership.lead(),
+        onStartedLeading: (timeLeft) => leadership.lead(timeLeft),
         onStoppedLeading: () => leadership.follow(),
       })
     : undefined;
