@@ -30,7 +30,7 @@ import { refusalText, withNotes, type Payload, type Refusal } from '../delivery/
 import { owedOfItem, type DeliveryPlanner } from './planner.js';
 import { CHANNEL_REFUSALS, type RefusedChannels } from './refused-channels.js';
 import { backoffDelay } from '../lib/backoff.js';
-import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
+import { FollowUpPace, sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -120,6 +120,8 @@ export class Outbox {
   private readonly pausedMethods = new Map<string, number>();
   /** When each channel was last posted to, for the last second or so. */
   private readonly lastPosts = new Map<string, number>();
+  /** Follow-ups keep under Slack's limits rather than learn them from 429s (follow-up-delivery.ts). */
+  private readonly followUpPace = new FollowUpPace();
   private stopped = false;
   /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
   private readonly unrecorded = new Map<string, { op: string; write: () => Promise<void> }>();
@@ -240,6 +242,8 @@ export class Outbox {
       withPause: (channel, method, call) => this.withPause(channel, method, call),
       recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
       write: (op, call) => this.write(op, call),
+      lastPost: (channel) => this.lastPosts.get(channel),
+      pace: this.followUpPace,
       onSkipped: (reason) => this.options.onSkipped?.(reason),
       now: () => this.options.now(),
       log: this.options.log,
