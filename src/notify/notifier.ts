@@ -37,6 +37,7 @@ import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
+import { Requeue, type RequeueOptions } from '../lib/requeue.js';
 
 const ARCHIVE_WAIT_MS = 2000;
 /**
@@ -56,6 +57,9 @@ export interface NotifierOptions {
   outbox: Pick<Outbox, 'kick'>;
   /** Reads the facts each plan is made from (the owner's Slack user, their mutes and settings, the channels). */
   planner: Pick<DeliveryPlanner, 'facts'>;
+  /** An alert that could not be queued is prepared again after a backoff (metrics). */
+  onRequeued?(): void;
+  requeue?: RequeueOptions;
   /** An owed message was planned to nobody, before any enrichment (metrics). */
   onSkipped?(reason: SkipReason): void;
   enrich: NotifierEnrichOptions;
@@ -85,12 +89,14 @@ export const MASKED_FAILURE_KIND = 'masked-failure';
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly skipped = new Set<string>();
+  private readonly requeue: Requeue;
   private readonly slots: ConcurrencyLimiter;
   private readonly ops: OpsBurstCounter;
   private opsPosting: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
+    this.requeue = new Requeue({ ...options.requeue, onGivenUp: (key) => options.log.error({ key }, 'too many alerts waiting to be queued again; this one waits for the next resync') });
     this.ops = new OpsBurstCounter({
       windowMs: options.burst.windowMs,
       threshold: options.burst.opsThreshold ?? 10,
@@ -102,9 +108,20 @@ export class Notifier implements AlertSink {
   owed(alert: OwedAlert): void {
     if (this.inFlight.has(alert.key) || this.skipped.has(alert.key)) return;
     const job = this.slots.run(() => this.prepare(alert))
-      .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
+      .then(() => this.requeue.succeeded(alert.key))
+      .catch((err: unknown) => {
+        // Not queued (the store refused the write): prepared again after a backoff, the latest alert for the key winning.
+        const failures = this.requeue.failed(alert.key, () => this.owed(alert));
+        this.options.onRequeued?.();
+        this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code, failures }, 'preparing an alert failed; prepared again after a backoff');
+      })
       .finally(() => this.inFlight.delete(alert.key));
     this.inFlight.set(alert.key, job);
+  }
+
+  /** Stops retrying alerts that could not be queued (shutdown). */
+  stop(): void {
+    this.requeue.stop();
   }
 
   /** Plans first: what is dropped is neither enriched nor queued. */
@@ -336,12 +353,10 @@ function logFindingsOfAlert(e: Enriched) {
 
 type QueuedAlert = { key: string; kind: string; target: Extract<OutboxTarget, { type: 'owner' }>; payload: SlackMessage };
 
-/** An owed alert as its plan sees it: the kind it is queued as, and whether it may burst. */
+/** An owed alert as its plan sees it: the kind it is queued as (its state's), and whether it may burst. */
 function owedOf(alert: OwedAlert): Owed {
   const w = alert.workload;
-  // A stuck warning is queued under its state's name (pending, initializing), like a state alert.
-  const kind = w.state.toLowerCase();
-  return { key: alert.key, kind, owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
+  return { key: alert.key, kind: w.state.toLowerCase(), owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
 }
 
 function ownerTarget(w: Workload) {

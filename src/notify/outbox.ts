@@ -16,7 +16,10 @@
  *   - a store write that fails after Slack accepted a message is kept in memory and retried
  *     before anything else is sent, so the process never sends it again while it lives;
  *   - no error drops an owed message except a permanent refusal of that message, or its age
- *     passing `retentionMs`; a rejected token holds the whole queue instead.
+ *     passing `retentionMs`; a rejected token holds the whole queue instead, and a channel that
+ *     refuses the bot (not invited) sends the message down its plan or makes it wait.
+ * Where a message goes is not decided here: an owner's message carries its plan
+ * (delivery/plan.ts), and the outbox only asks whether the person still wants it.
  */
 import type { Logger } from 'pino';
 import { mutedRecipient, parseBurstDestination } from '../keys.js';

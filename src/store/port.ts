@@ -15,7 +15,7 @@
  *
  * KEY SPACE. Ledger and outbox keys are strings with a kind prefix, built and parsed only in
  * src/keys.ts (`wl:<id>:<state>`, `burst:<anchor>`, `ops-burst:<iso>`, `cleanup:<owner>:<day>`,
- * `mw:<reminder>`, `archive:…`); the stores take their prefixes from there and never spell a key.
+ * `mw:<reminder>`, `archive:…`, `refused:<channel>:<day>`); the stores take their prefixes from there and never spell a key.
  * A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs in a cluster
  * named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a config without it. So several clusters share one key space with no extra key column: the
  * same uid in two clusters gives two ids, and the keys and rows a single-cluster bot wrote before
