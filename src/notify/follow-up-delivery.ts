@@ -61,7 +61,8 @@ export class FollowUpPace {
       this.tokens -= 1;
       return 0;
     }
-    return Math.ceil((1 - this.tokens) / this.perMs);
+    // (Less a hair: 0.3333…/0.000666… is 500.0000001 in floating point.)
+    return Math.ceil((1 - this.tokens) / this.perMs - 1e-6);
   }
 }
 
