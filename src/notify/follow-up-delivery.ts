@@ -57,12 +57,12 @@ export class FollowUpPace {
   takeEdit(now: number): number {
     this.tokens = Math.min(this.burst, this.tokens + (now - this.at) * this.perMs);
     this.at = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
+    // (Within a hair of a whole token counts as one: 1.5 s of refill is 0.9999999 in floating point.)
+    if (this.tokens >= 1 - 1e-9) {
+      this.tokens = Math.max(0, this.tokens - 1);
       return 0;
     }
-    // (Less a hair: 0.3333…/0.000666… is 500.0000001 in floating point.)
-    return Math.ceil((1 - this.tokens) / this.perMs - 1e-6);
+    return Math.max(1, Math.ceil((1 - this.tokens) / this.perMs - 1e-6));
   }
 }
 
