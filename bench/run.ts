@@ -15,6 +15,7 @@ import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { addRedosFigures } from './redos.js';
 import { addCheckpointFigures } from './checkpoints.js';
+import { addFollowUpFigures } from './followups.js';
 import { benchTriage } from './triage.js';
 import { benchLarge, LARGE } from './large.js';
 import { addRelistFigures, measureRelist } from './relist.js';
@@ -44,6 +45,9 @@ interface Sizes {
   redosBytes: number;
   /** Running workloads whose log tails are read for the maintenance DM's checkpoint lines. */
   checkpointWorkloads: number;
+  /** Failures (half then resubmitted) and their owners for the follow-up figures. */
+  followUpFailures: number;
+  followUpOwners: number;
 }
 
 const FULL: Sizes = {
@@ -63,6 +67,8 @@ const FULL: Sizes = {
   icsEvents: 5_000,
   redosBytes: 1024 * 1024,
   checkpointWorkloads: 200,
+  followUpFailures: 1_000,
+  followUpOwners: 100,
 };
 
 const QUICK: Sizes = {
@@ -82,6 +88,8 @@ const QUICK: Sizes = {
   icsEvents: 1_000,
   redosBytes: 256 * 1024,
   checkpointWorkloads: 50,
+  followUpFailures: 100,
+  followUpOwners: 20,
 };
 
 const MB = 1e6;
@@ -309,6 +317,7 @@ async function main(): Promise<void> {
   await addRedosFigures(sizes.redosBytes, report);
   progress(`checkpoint lines: ${sizes.checkpointWorkloads} running workloads' log tails`);
   await addCheckpointFigures(sizes.checkpointWorkloads, report);
+  await addFollowUpFigures(sizes.followUpFailures, sizes.followUpOwners, report);
   await benchCluster(sizes, report);
   await benchBurstOf(sizes, report);
   console.log('');

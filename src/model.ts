@@ -226,3 +226,6 @@ export interface DueReminder {
   /** Keys made unnecessary by posting this one; mark them sent with it. */
   settles: string[];
 }
+
+/** What can happen to a workload (or its resubmission) after its alert, in the order it happened (README, "Follow-ups"). */
+export type FollowUpEvent = 'resubmitted' | 'running' | 'completed' | 'stopped' | 'deleted' | 'failed';

@@ -44,7 +44,7 @@ import { AuthHold, rejectsToken } from './auth-hold.js';
 import { RateGate, type GatedMethod } from './rate-gate.js';
 import { SlackSendError } from './slack-send-error.js';
 import { StoreGuard, type StoreProblem } from './store-guard.js';
-import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
+import { FollowUpPace, sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -127,6 +127,8 @@ export class Outbox {
   private draining?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
+  /** Follow-ups keep under Slack's limits rather than learn them from 429s (follow-up-delivery.ts). */
+  private readonly followUpPace = new FollowUpPace();
   private stopped = false;
   /** This sender's fencing token (the store's send epoch), taken at its first pass after start(). */
   private fence?: number;
@@ -312,6 +314,8 @@ export class Outbox {
       withPause: (channel, method, call) => this.callSlack(channel, method, call),
       recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
       write: (op, call) => this.guard.write(op, call),
+      lastPost: (channel) => this.gate.lastPost(channel),
+      pace: this.followUpPace,
       onSkipped: (reason) => this.options.onSkipped?.(reason),
       now: () => this.options.now(),
       log: this.options.log,

@@ -20,6 +20,11 @@ export class RateGate {
 
   constructor(private readonly now: () => Date) {}
 
+  /** When this replica last posted to `channel` (ms), within the last second or so (follow-ups pace by it). */
+  lastPost(channel: string): number | undefined {
+    return this.lastPosts.get(channel);
+  }
+
   /** Runs the call unless a recent 429 paused its channel or its method (then a rate-limited SlackSendError). */
   async run<T>(channel: string, method: GatedMethod, call: () => Promise<T>): Promise<T> {
     const now = this.now().getTime();
