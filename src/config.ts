@@ -167,6 +167,16 @@ const fileSchema = z.strictObject({
   cleanup: z
     .strictObject({ after: duration.default(3 * 86_400_000), cron: z.string().default('0 9 * * 1') })
     .default({ after: 3 * 86_400_000, cron: '0 9 * * 1' }),
+  /**
+   * Follow-ups in the alert's thread (README, "Follow-ups"): a workload created under the same
+   * name in the same cluster and project within `window` of a Failed or Stopped one is its
+   * resubmission, and the thread (with the earlier submission it is compared to) is kept that long.
+   */
+  followups: z
+    .strictObject({
+      window: duration.default(7 * 86_400_000).refine((ms) => ms >= 60_000, { message: 'must be at least 1m (a resubmission is looked for within it)' }),
+    })
+    .default({ window: 7 * 86_400_000 }),
   archive: z
     .strictObject({
       dir: z.string().min(1),

@@ -12,6 +12,9 @@
  *   mw:<reminder>              a maintenance reminder (its key is maintenance/plan.ts's own)
  *   archive:problem:<kind>:<n> the log archive's problem of that kind in generation n
  *   archive:recovered:<n>      the log archive working again, ending generation n
+ *   fu:<id>:<n>-<event>        the n-th follow-up in the thread of the alert about workload <id>
+ *                              (a thread reply, or the "failed again" DM)
+ *   fu-root:<alert key>        the pending edit of that alert's first line (one per root)
  *   refused:<channel>:<day>    the operators' notice that Slack refuses posts in a channel, once a UTC day
  *
  * <id> is workloadId() (model.ts): `<cluster>/<uid>` in a named cluster, the bare uid in the one
@@ -31,6 +34,8 @@ export const KEY_PREFIX = {
   maintenance: 'mw:',
   archiveProblem: 'archive:problem:',
   archiveRecovered: 'archive:recovered:',
+  followUp: 'fu:',
+  rootEdit: 'fu-root:',
   refusedChannel: 'refused:',
 } as const;
 
@@ -46,6 +51,8 @@ export type Key =
   | { kind: 'maintenance'; reminder: string }
   | { kind: 'archive-problem'; problem: string; generation: number }
   | { kind: 'archive-recovered'; generation: number }
+  | { kind: 'follow-up'; workload: string; seq: number; event: string }
+  | { kind: 'root-edit'; root: string }
   | { kind: 'refused-channel'; channel: string; day: string };
 
 export function alertKey(id: string, state: LifecycleState): string {
@@ -93,6 +100,34 @@ export function archiveRecoveredKey(generation: number): string {
   return KEY_PREFIX.archiveRecovered + generation;
 }
 
+/**
+ * The n-th follow-up (counted from 1 over the thread's events) in the thread of the alert about
+ * `rootId` (workloadId() of the workload first alerted). Deterministic, so a follow-up decided
+ * twice (a restart, a second replica) is queued once.
+ */
+export function followUpKey(rootId: string, seq: number, event: string): string {
+  return `${KEY_PREFIX.followUp}${rootId}:${seq}-${event}`;
+}
+
+/**
+ * The edit of an alert's first line. One key per root: a new edit replaces the one still queued
+ * (coalesced: chat.update is Tier 3), and once one is sent the next is queued under it again.
+ */
+export function rootEditKey(alertKeyOfRoot: string): string {
+  return KEY_PREFIX.rootEdit + alertKeyOfRoot;
+}
+
+/**
+ * The thread a workload's later life is told in: its cluster, namespace and name. A
+ * resubmission (same name, new uid, same cluster and project) is in the same chain. Neither a
+ * cluster name, a namespace nor a workload name holds `/`.
+ */
+export function followUpChain(w: { cluster?: string; namespace: string; name: string }): string {
+  return `${w.cluster ?? ''}/${w.namespace}/${w.name}`;
+}
+
+const FOLLOW_UP_TAIL = /^(\d+)-([a-z]+)$/;
+
 /** The operators' notice about a channel refusing the bot's posts, on the UTC day of `now`. */
 export function refusedChannelKey(channel: string, now: Date): string {
   return `${KEY_PREFIX.refusedChannel}${channel}:${now.toISOString().slice(0, 10)}`;
@@ -108,6 +143,13 @@ export function parseKey(key: string): Key | undefined {
   let tail: string | undefined;
   if ((tail = rest(KEY_PREFIX.workload)) !== undefined) return workloadKey(tail);
   if ((tail = rest(KEY_PREFIX.burst)) !== undefined) return { kind: 'burst', anchor: tail };
+  if ((tail = rest(KEY_PREFIX.rootEdit)) !== undefined) return { kind: 'root-edit', root: tail };
+  if ((tail = rest(KEY_PREFIX.followUp)) !== undefined) {
+    const [workload, said] = splitAtLast(tail);
+    const m = FOLLOW_UP_TAIL.exec(said);
+    const { cluster, uid } = splitWorkloadId(workload);
+    return m && workload && cluster !== '' && uid && !uid.includes('/') && !workload.includes(':') ? { kind: 'follow-up', workload, seq: Number(m[1]), event: m[2] } : undefined;
+  }
   if ((tail = rest(KEY_PREFIX.opsBurst)) !== undefined) return { kind: 'ops-burst', openedAt: tail };
   if ((tail = rest(KEY_PREFIX.maintenance)) !== undefined) return { kind: 'maintenance', reminder: tail };
   if ((tail = rest(KEY_PREFIX.tip)) !== undefined) {
@@ -155,6 +197,8 @@ function splitAtLast(text: string): [string, string] {
 /** The workload (its workloadId()) an alert, a stuck warning or their burst rewrite is about. */
 export function workloadOfKey(key: string): string | undefined {
   const parsed = parseKey(key);
+  if (parsed?.kind === 'follow-up') return parsed.workload;
+  if (parsed?.kind === 'root-edit') return workloadOfKey(parsed.root);
   if (parsed?.kind === 'burst') {
     const anchor = parseKey(parsed.anchor);
     return anchor?.kind === 'alert' || anchor?.kind === 'stuck' ? anchor.workload : undefined;
@@ -186,7 +230,7 @@ export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KE
  * cannot cause a repeat, since what they record is past its lookback, its day or its week. Maintenance
  * and archive keys stay for ever: a reminder or a problem report must never go out twice.
  */
-export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.refusedChannel] as const;
+export const PRUNABLE_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst, KEY_PREFIX.opsBurst, KEY_PREFIX.cleanup, KEY_PREFIX.tip, KEY_PREFIX.refusedChannel, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit] as const;
 
 /** Of old ledger keys under PRUNABLE_KEY_PREFIXES, those retention removes: all but a `live` workload's. */
 export function prunableKeys(keys: readonly string[], live: ReadonlySet<string>): string[] {

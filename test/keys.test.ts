@@ -147,3 +147,23 @@ describe('keys: burst destinations', () => {
     expect(parseBurstDestination(key)).toBeUndefined();
   });
 });
+
+describe('follow-up keys', () => {
+  it('reads a follow-up key back into its workload, number and event, in a named cluster and the unnamed one', async () => {
+    const { followUpKey, rootEditKey, followUpChain, parseKey: parse, workloadOfKey: of, prunableKeys: prunable } = await import('../src/keys.js');
+    expect(parse(followUpKey('a/u1', 3, 'running'))).toEqual({ kind: 'follow-up', workload: 'a/u1', seq: 3, event: 'running' });
+    expect(parse(followUpKey('u1', 1, 'resubmitted'))).toEqual({ kind: 'follow-up', workload: 'u1', seq: 1, event: 'resubmitted' });
+    expect(parse(rootEditKey('wl:a/u1:Failed'))).toEqual({ kind: 'root-edit', root: 'wl:a/u1:Failed' });
+    expect(of(followUpKey('a/u1', 2, 'failed'))).toBe('a/u1');
+    expect(of(rootEditKey('wl:a/u1:Stopped'))).toBe('a/u1');
+    // Retention keeps a live workload's follow-ups like its alerts.
+    expect(prunable([followUpKey('a/u1', 1, 'running'), followUpKey('a/u2', 1, 'running')], new Set(['a/u1']))).toEqual([followUpKey('a/u2', 1, 'running')]);
+    expect(followUpChain({ cluster: 'a', namespace: 'runai-vision', name: 'job' })).toBe('a/runai-vision/job');
+    expect(followUpChain({ namespace: 'runai-vision', name: 'job' })).toBe('/runai-vision/job');
+  });
+
+  it.each(['fu:', 'fu:a/u1', 'fu:a/u1:x-running', 'fu:a/u1:1-', 'fu:/u1:1-running', 'fu:a/b/c:1-running'])('%j is none', async (key) => {
+    const { parseKey: parse } = await import('../src/keys.js');
+    expect(parse(key)).toBeUndefined();
+  });
+});

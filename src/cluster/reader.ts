@@ -6,6 +6,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, Log } from '@kubernetes/client-node';
+import { RUNAI_GROUP, WORKLOAD_PLURALS } from './kinds.js';
 import { withSignal } from './request-signal.js';
 import { POD_LINK_LABELS, podWorkloadName } from './normalize.js';
 import { afterRead, controllerRef, createdWithOrAfter, MAX_OWNER_DEPTH, ownerStep, type OwnerRef, type Ownership } from './ownership.js';
@@ -60,7 +61,22 @@ export interface ClusterReader {
   /** The scheduler's PodGroups of a workload (scheduling.run.ai); empty where none are served. */
   podGroupsOf(namespace: string, workloadName: string, signal?: AbortSignal): Promise<unknown[]>;
   namespaceLabels(signal?: AbortSignal): Promise<Map<string, Record<string, string>>>;
+  /**
+   * The workload's own object as the cluster stores it (its spec: what it was submitted with),
+   * or undefined when it is gone or is another object of that name (another uid). Optional:
+   * readers made for one test need not serve it.
+   */
+  workloadObject?(workload: WorkloadObjectRef, signal?: AbortSignal): Promise<unknown | undefined>;
   requests: number;
+}
+
+/** What names a workload's object: its group/version, kind, namespace, name, and the uid it must have. */
+export type WorkloadObjectRef = Pick<Workload, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'uid'>;
+
+/** A Run:ai kind's plural is its kind in lower case with an s (runai-reference §1: trainingworkloads, …). */
+function runaiPlural(kind: string): string | undefined {
+  const plural = `${kind.toLowerCase()}s`;
+  return (WORKLOAD_PLURALS as readonly string[]).includes(plural) ? plural : undefined;
 }
 
 export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
@@ -117,6 +133,21 @@ export function createClusterReader(kubeConfig: KubeConfig): ClusterReader {
         if (own.length) return own;
       }
       return [];
+    },
+
+    async workloadObject(workload, signal) {
+      const slash = workload.apiVersion.indexOf('/');
+      const group = workload.apiVersion.slice(0, slash);
+      const plural = runaiPlural(workload.kind);
+      if (slash <= 0 || group !== RUNAI_GROUP || !plural) return undefined;
+      reader.requests++;
+      try {
+        const obj = await custom.getNamespacedCustomObject({ group, version: workload.apiVersion.slice(slash + 1), namespace: workload.namespace, plural, name: workload.name }, withSignal(signal));
+        return (obj as { metadata?: { uid?: string } })?.metadata?.uid === workload.uid ? obj : undefined;
+      } catch (err) {
+        if ((err as { code?: number }).code === 404) return undefined;
+        throw err;
+      }
     },
 
     async readLog({ namespace, pod, container, previous, tailLines, limitBytes, timestamps }, signal) {

@@ -26,6 +26,13 @@ export const CHECKPOINT_TAIL_LINES = 2000;
 export const CHECKPOINT_LIMIT_BYTES = 4 * 1024 * 1024;
 export const CHECKPOINT_READS_AT_ONCE = 4;
 const READ_TIMEOUT_MS = 10_000;
+/**
+ * readAll's answer is due within this: a slow cluster makes each read wait its 10 s, and a
+ * queue of a hundred owners' workloads behind four slots would hold the maintenance DMs for
+ * many minutes. What is not read by then is a reading that says so; reads not yet begun are
+ * not begun.
+ */
+export const CHECKPOINT_READ_ALL_MS = 30_000;
 
 /** Replica types whose pod leads a distributed workload (and prints its checkpoint lines). */
 const LEAD_REPLICAS = new Set(['master', 'launcher', 'leader', 'chief']);
@@ -59,9 +66,22 @@ export class CheckpointReader {
     return this.limiter.run(() => this.readNow(workload));
   }
 
-  /** Readings of several workloads, in their order, at most CHECKPOINT_READS_AT_ONCE at a time. */
-  readAll(workloads: readonly Workload[]): Promise<CheckpointReading[]> {
-    return Promise.all(workloads.map((w) => this.read(w)));
+  /**
+   * Readings of several workloads, in their order, at most CHECKPOINT_READS_AT_ONCE at a time,
+   * all within `withinMs`: a workload not read by then gets a reading that says so.
+   */
+  readAll(workloads: readonly Workload[], withinMs = CHECKPOINT_READ_ALL_MS): Promise<CheckpointReading[]> {
+    const late: CheckpointReading = { problem: `its log was not read within ${withinMs >= 1000 ? `${Math.round(withinMs / 1000)} s` : `${withinMs} ms`}` };
+    let timer: NodeJS.Timeout | undefined;
+    let overdue = false;
+    const deadline = new Promise<CheckpointReading>((resolve) => {
+      timer = setTimeout(() => {
+        overdue = true;
+        resolve(late);
+      }, withinMs);
+    });
+    const readings = workloads.map((w) => Promise.race([this.limiter.run(() => (overdue ? Promise.resolve(late) : this.readNow(w))), deadline]));
+    return Promise.all(readings).finally(() => clearTimeout(timer));
   }
 
   private async readNow(base: Workload): Promise<CheckpointReading> {

@@ -18,6 +18,8 @@ import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
+import { buildFailedAgainDm } from '../messages/follow-ups.js';
+import type { FollowUps, PreparedThread } from './follow-ups.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
 import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
@@ -77,6 +79,8 @@ export interface NotifierOptions {
   onTriage?(ms: number, category: string): void;
   /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
   maskedFailures?: boolean;
+  /** Threads of Failed and Stopped alerts (notify/follow-ups.ts): opened as alerts are queued; "failed again" escalates. */
+  followUps?: Pick<FollowUps, 'prepare' | 'open' | 'placed'>;
 }
 
 /** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
@@ -181,6 +185,8 @@ export class Notifier implements AlertSink {
   private async prepareSettled(alert: OwedAlert, owed: Owed, facts: DeliveryFacts | undefined, plan: Plan | undefined, unlessMasked?: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const started = performance.now();
     const archive = this.options.onSettled?.(alert.workload);
+    // Its thread is looked up (and what it was submitted with read) while the logs are.
+    const prepared: Promise<PreparedThread> = alert.workload.state === 'Completed' ? Promise.resolve({}) : this.threadOf(alert);
     const enriched = await enrichWorkload(alert.workload, this.enrichOptions(alert.workload.cluster));
     if (enriched.triage) this.options.onTriage?.(performance.now() - started, enriched.triage.category);
     // The DM does not wait long for big logs: it says where they are being saved instead.
@@ -193,7 +199,8 @@ export class Notifier implements AlertSink {
       if (masked) return this.queue({ key: alert.key, kind: MASKED_FAILURE_KIND, target: this.ownerTarget(w, plan), payload: buildMaskedFailureDm(w, masked, this.options.uiUrlFor(w.cluster)) }, w);
     }
     if (unlessMasked) return this.skip(alert, unlessMasked);
-    const message = buildWorkloadAlert({
+    const thread = await prepared;
+    const input = {
       workload: w,
       state: alert.workload.state,
       triage: enriched.triage,
@@ -204,16 +211,43 @@ export class Notifier implements AlertSink {
       archivePending,
       snippetLines: this.options.enrich.tailLines,
       logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
-    });
+    };
+    // A workload whose earlier alert has a thread and fails again: a new DM linking that thread.
+    const message = thread.failedAgain ? buildFailedAgainDm(input, thread.failedAgain) : buildWorkloadAlert(input);
     const kind = alert.workload.state.toLowerCase();
     const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(item, w);
     const entry = burstEntry(alert.key, enriched);
     this.ops.count(entry);
+    // The thread is in the store before its alert is queued: whatever follows finds it, however soon.
+    const followUps = this.options.followUps;
+    const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, w, message, enriched.triage, thread));
     const burst = plan && plan.action !== 'drop' ? plan.burst : undefined;
-    if (!burst || !facts) return this.queue(item, w);
-    await this.admitToBurst(burst.key, owed, facts, entry, item);
+    // The escalation is a DM of its own: folded into a burst it would rewrite the very alert whose thread it links.
+    const folded = !burst || !facts || thread.failedAgain ? (await this.queue(item, w), false) : await this.admitToBurst(burst.key, owed, facts, entry, item);
+    // Its first line may be edited once it is known to be a message of its own (undefined: queued before, not known).
+    if (opened && folded === false) await this.followUpStep('mark the alert\'s thread as its own message', alert, () => followUps?.placed(alert));
+  }
+
+  /** A follow-up step around an alert: a failure loses only the follow-ups, never the alert. */
+  private async followUpStep(what: string, alert: OwedAlert, step: () => Promise<void> | undefined): Promise<boolean> {
+    try {
+      await step();
+      return true;
+    } catch (err) {
+      this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err) }, `cannot ${what}; it gets no follow-ups`);
+      return false;
+    }
+  }
+
+  private async threadOf(alert: OwedAlert): Promise<PreparedThread> {
+    try {
+      return (await this.options.followUps?.prepare(alert)) ?? {};
+    } catch (err) {
+      this.options.log.warn({ key: alert.key, err: (err as Error)?.message ?? String(err) }, 'cannot read the alert\'s earlier thread; sent as a plain alert');
+      return {};
+    }
   }
 
   /**
@@ -223,7 +257,8 @@ export class Notifier implements AlertSink {
    * Slack accepts a rewrite naming it. The store serialises admissions per destination, so two
    * alerts for one person cannot both open a burst.
    */
-  private async admitToBurst(destination: string, owed: Owed, facts: DeliveryFacts, entry: BurstEntry, item: QueuedAlert): Promise<void> {
+  /** Whether the alert was folded into another's burst; undefined when it was queued already. */
+  private async admitToBurst(destination: string, owed: Owed, facts: DeliveryFacts, entry: BurstEntry, item: QueuedAlert): Promise<boolean | undefined> {
     const { store, log } = this.options;
     const now = this.options.now();
     const outcome = await store.admitToBurst(destination, item, entry, now, (open) => {
@@ -233,10 +268,14 @@ export class Notifier implements AlertSink {
     });
     // Already queued, by another replica (ha) when it decided first: its outbox may not be the one
     // sending, so this one looks now rather than at its next timer tick.
-    if (!outcome) return this.options.outbox.kick();
+    if (!outcome) {
+      this.options.outbox.kick();
+      return undefined;
+    }
     if (outcome.folded) log.info({ key: item.key, anchor: outcome.anchorKey, destination }, 'alert folded into a burst');
     else log.info({ key: item.key, workload: `${entry.namespace}/${entry.name}`, kind: item.kind }, 'alert queued');
     this.options.outbox.kick();
+    return outcome.folded;
   }
 
   /** The owner's target, carrying the plan the sender follows (none: it is planned when sent). */

@@ -33,6 +33,7 @@ import { refusalText, withNotes, type Payload, type Refusal } from '../delivery/
 import { owedOfItem, type DeliveryPlanner } from './planner.js';
 import { CHANNEL_REFUSALS, type RefusedChannels } from './refused-channels.js';
 import { backoffDelay } from '../lib/backoff.js';
+import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -43,6 +44,8 @@ import { backoffDelay } from '../lib/backoff.js';
 export interface SlackPoster {
   post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
   update(channel: string, ts: string, message: { text: string; blocks?: Block[] }): Promise<void>;
+  /** A reply in a thread (chat.postMessage with thread_ts), never broadcast: follow-ups (notify/follow-up-delivery.ts). */
+  reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
 }
 
 export class SlackSendError extends Error {
@@ -218,6 +221,7 @@ export class Outbox {
     const target = item.target;
     if (target.type === 'burst') return this.rewriteBurst(item, target.anchorKey);
     if (target.type === 'update') return this.rewrite(item, target.anchorKey);
+    if (target.type === 'thread') return sendFollowUp(item, target, this.followUpContext());
     if (target.type === 'channel') return this.post(item, [{ channel: target.channel, via: 'channel' }]);
     if (target.type === 'user') return this.post(item, [{ channel: target.user, via: 'dm' }]);
     const destinations = target.plan?.destinations ?? (await this.planNow(item, target));
@@ -226,6 +230,23 @@ export class Outbox {
     const dm = destinations[0]?.via === 'dm' ? destinations[0].channel : undefined;
     if (dm && !(await this.stillWanted(item, target, dm))) return;
     await this.post(item, destinations);
+  }
+
+  /** What a follow-up's send (follow-up-delivery.ts) shares with the rest of the outbox. */
+  private followUpContext(): FollowUpSendContext {
+    return {
+      store: this.options.store,
+      slack: this.options.slack,
+      // The plan's rule for what a person wants (mutes, settings, quiet hours), asked when it is sent.
+      wanted: async (userId, item, target) =>
+        wanted({ key: item.key, kind: item.kind, project: target.project, workload: target.workload }, await this.options.planner.preferences(userId), this.options.now()),
+      withPause: (channel, method, call) => this.withPause(channel, method, call),
+      recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
+      write: (op, call) => this.write(op, call),
+      onSkipped: (reason) => this.options.onSkipped?.(reason),
+      now: () => this.options.now(),
+      log: this.options.log,
+    };
   }
 
   /** An owner's message queued without a plan (before plans; or Slack could not be asked who the owner is): planned now. */

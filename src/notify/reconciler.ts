@@ -86,6 +86,12 @@ export interface ReconcilerOptions {
    * (podsCouldDate): a live watch event's change is happening now.
    */
   finishedAt?(workload: Workload): Promise<string | undefined>;
+  /**
+   * Follow-ups (notify/follow-ups.ts): told of every workload that changed state or appeared,
+   * before its memory is written, so a crash in between decides it again. Rejects only when the
+   * store does, which fails the decision like the memory write would.
+   */
+  followUps?: { observe(sights: readonly { workload: Workload; firstSeen: boolean }[]): Promise<void> };
 }
 
 /** Pod reads for finishedAt at once, within a slice of decisions. */
@@ -370,7 +376,9 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     if (!cached) return;
     const { workload } = cached;
     const { store, now } = this.options;
-    const decision = decideChange(workload, remembered(await store.getWorkload(id)), now(), { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(workload) });
+    const previous = remembered(await store.getWorkload(id));
+    const decision = decideChange(workload, previous, now(), { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(workload) });
+    if (decision.transition || !previous) await this.options.followUps?.observe([{ workload, firstSeen: !previous }]);
     await this.apply(workload, decision);
     const owed = decision.owed;
     if (owed && !(await this.told(owed.key))) {
@@ -390,8 +398,10 @@ export class WorkloadReconciler implements WorkloadEventHandler {
       const previous = remembered(stored.get(workloadId(cached.workload)));
       const rules = { alertStates: this.options.alertStates, lookbackMs: this.lookbackFor(cached.workload) };
       const finishedAt = podsCouldDate(cached.workload, previous, at, rules) ? await this.finishedAt(cached.workload) : undefined;
-      return { cached, decision: decideChange(cached.workload, previous, at, rules, finishedAt) };
+      return { cached, previous, decision: decideChange(cached.workload, previous, at, rules, finishedAt) };
     }));
+    const moved = decided.filter(({ previous, decision }) => decision.transition || !previous);
+    if (moved.length) await this.options.followUps?.observe(moved.map(({ cached, previous }) => ({ workload: cached.workload, firstSeen: !previous })));
     for (const { decision } of decided) if (decision.transition) this.options.onTransition?.(decision.transition);
     const writes = decided.flatMap(({ cached, decision }) => (decision.remember ? [storedOf({ ...cached.workload, state: decision.remember.state }, decision.remember)] : []));
     if (writes.length) await store.putWorkloads(writes);
@@ -422,7 +432,9 @@ export class WorkloadReconciler implements WorkloadEventHandler {
 
   private async markDeleted(id: string, workload: Workload): Promise<void> {
     const { store, now } = this.options;
-    await this.apply(workload, decideDeletion(workload, remembered(await store.getWorkload(id)), now()));
+    const decision = decideDeletion(workload, remembered(await store.getWorkload(id)), now());
+    if (decision.transition) await this.options.followUps?.observe([{ workload: decision.transition.workload, firstSeen: false }]);
+    await this.apply(workload, decision);
   }
 
   private async apply(workload: Workload, decision: ChangeDecision): Promise<void> {

@@ -22,6 +22,8 @@ export interface RetentionOptions {
     /** Directories being written now. */
     busy(): Iterable<string>;
   };
+  /** Follow-up threads (and the submissions they keep) are forgotten once older than followups.window. */
+  followUps?: { windowMs: number; prune(before: Date): Promise<number> };
   log: Logger;
   now(): Date;
   intervalMs?: number;
@@ -32,6 +34,8 @@ export interface RetentionResult {
   workloads: number;
   mutes: number;
   archive: { byAge: number; bySize: number; bytes: number };
+  /** Follow-up threads past followups.window (0 without follow-ups). */
+  threads?: number;
 }
 
 export class RetentionPruner {
@@ -76,7 +80,9 @@ export class RetentionPruner {
       workloads: await store.pruneDeletedWorkloads(horizon),
       mutes: await store.pruneExpiredMutes(now),
       archive: await this.pruneArchive(now),
+      ...(this.options.followUps ? { threads: await this.options.followUps.prune(new Date(now.getTime() - this.options.followUps.windowMs)) } : {}),
     };
+    if (result.threads) log.info({ threads: result.threads }, 'forgot follow-up threads past followups.window');
     if (result.ledger || result.workloads || result.mutes) {
       log.info({ ledger: result.ledger, workloads: result.workloads, mutes: result.mutes, before: horizon.toISOString() }, 'pruned old ledger rows, deleted workloads and ended mutes');
     }

@@ -10,6 +10,7 @@ import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
 import { containersFinishedAt, withPods } from '../cluster/normalize.js';
 import { withTimeout } from '../lib/timeout.js';
+import { FollowUps } from '../notify/follow-ups.js';
 import { LogTips } from '../notify/log-tips.js';
 import { DeliveryPlanner, owedOfItem } from '../notify/planner.js';
 import { RefusedChannels } from '../notify/refused-channels.js';
@@ -113,6 +114,19 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
         now,
       })
     : undefined;
+  // Follow-ups in each alert's thread: told by the reconciler, opened by the notifier, sent by the
+  // outbox. A failure told before that happens again is owed to the notifier (built just below;
+  // only called once the watch runs).
+  const followUps = new FollowUps({
+    store,
+    readerFor,
+    permalink: (channel, ts) => gateway.permalink(channel, ts),
+    windowMs: config.followups.window,
+    owe: (alert) => notifier.owed(alert),
+    queued: () => outbox.kick(),
+    now,
+    log: log.child({ component: 'follow-ups' }),
+  });
   const notifier = new Notifier({
     store,
     outbox,
@@ -129,6 +143,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },
     onTriage: (ms, category) => metrics.triageSeconds.observe({ category }, ms / 1000),
     maskedFailures: config.alerts.maskedFailures,
+    followUps,
   });
   const logTips = new LogTips({
     store,
@@ -163,6 +178,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     // A failure the bot missed while down, whose CR gives no time: its containers say when.
     finishedAt: async (w) => containersFinishedAt(withPods(w, await withTimeout((signal) => readerFor(w.cluster).podsOf(w, signal), 10_000, 'listing pods')).pods),
     sink: notifier,
+    followUps,
     // Labelled by cluster only when clusters are named: a single cluster's series stay as they were.
     onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
     onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),

@@ -90,6 +90,7 @@ export function leaderDuties({ config, log, now, store, metrics, run, slackApp, 
     liveWorkloads: () => cache.workloads().map(workloadId),
     keepMs: Math.max(...config.clusters.map((c) => c.lookbackHours * 3_600_000), config.cleanup.after, MIN_LEDGER_KEEP_MS),
     archive: archive ? { dir: archive.dir, retentionMs: archive.retention, maxTotalBytes: archive.maxTotalBytes, busy: () => delivery.archiver?.busyPaths() ?? [] } : undefined,
+    followUps: { windowMs: config.followups.window, prune: (before) => store.pruneFollowUpThreads(before) },
     log: log.child({ component: 'retention' }),
     now,
   });

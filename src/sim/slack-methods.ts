@@ -122,6 +122,19 @@ function messageTarget(ctx: MethodContext, membership: 'post' | 'ephemeral' | 'u
   return { channel };
 }
 
+/**
+ * The thread a post replies in. `thread_ts` must name a message of that conversation: Slack
+ * answers thread_not_found when it does not, e.g. when the parent was deleted (bolt-js #2307,
+ * the maintainers' answer). A reply to a reply joins its parent's thread, as in Slack's clients.
+ */
+function threadOf(ctx: MethodContext, channel: SlackChannel): { ts?: string; error?: Json } {
+  const wanted = str(ctx.args.thread_ts);
+  if (!wanted) return {};
+  const parent = ctx.workspace.find(channel.id, wanted);
+  if (!parent || parent.visibleTo) return { error: fail('thread_not_found') };
+  return { ts: parent.thread_ts ?? parent.ts };
+}
+
 function blocksOf(args: Json): unknown[] | undefined {
   return Array.isArray(args.blocks) ? args.blocks : undefined;
 }
@@ -206,19 +219,23 @@ export const METHODS: Record<string, MethodSpec> = {
     answer: (ctx) => {
       const { channel, error } = messageTarget(ctx, 'post');
       if (error) return error;
+      const thread = threadOf(ctx, channel!);
+      if (thread.error) return thread.error;
+      const broadcast = thread.ts !== undefined && (ctx.args.reply_broadcast === true || ctx.args.reply_broadcast === 'true');
       const message = ctx.workspace.post({
         channel: channel!.id,
         ts: ctx.workspace.nextTs(ctx.now),
         text: str(ctx.args.text),
         blocks: blocksOf(ctx.args),
-        thread_ts: str(ctx.args.thread_ts) || undefined,
+        thread_ts: thread.ts,
+        ...(broadcast ? { reply_broadcast: true } : {}),
         via: 'api',
       });
       return {
         ok: true,
         channel: message.channel,
         ts: message.ts,
-        message: { type: 'message', user: ctx.workspace.botUserId, bot_id: ctx.botId, text: message.text, blocks: message.blocks, ts: message.ts },
+        message: { type: 'message', user: ctx.workspace.botUserId, bot_id: ctx.botId, text: message.text, blocks: message.blocks, ts: message.ts, ...(thread.ts ? { thread_ts: thread.ts } : {}) },
       };
     },
   },
@@ -250,7 +267,8 @@ export const METHODS: Record<string, MethodSpec> = {
       if (error) return error;
       const message = ctx.workspace.find(channel!.id, str(ctx.args.ts));
       if (!message) return fail('message_not_found');
-      if (message.visibleTo) return fail('cant_update_message');
+      // An app edits only what it posted (docs.slack.dev/reference/methods/chat.update: cant_update_message).
+      if (message.visibleTo || (message.author !== undefined && message.author !== ctx.workspace.botUserId)) return fail('cant_update_message');
       message.text = str(ctx.args.text);
       if (ctx.args.blocks !== undefined) message.blocks = blocksOf(ctx.args);
       message.edited = true;

@@ -51,6 +51,10 @@ export interface PostedMessage {
   /** Set for chat.postEphemeral and ephemeral respond(): only this user sees it. */
   visibleTo?: string;
   thread_ts?: string;
+  /** A thread reply also shown in the channel (chat.postMessage `reply_broadcast`), recorded so tests can say it never is. */
+  reply_broadcast?: boolean;
+  /** Who posted it: the bot unless a test posted as a person (postAs); Slack lets an app edit only its own. */
+  author?: string;
   /** Files shared with it (files.completeUploadExternal with a channel). */
   files?: string[];
   /** How it got there: the Web API or a response_url post. */
@@ -141,6 +145,13 @@ export class SlackWorkspace {
     const posted = { ...message, edited: false };
     this.messages.push(posted);
     return posted;
+  }
+
+  /** A person's own message in a conversation (a test's stand-in for someone typing): the bot may not edit it. */
+  postAs(user: string, channel: string, text: string, now: Date): PostedMessage {
+    const conversation = this.resolveChannel(channel);
+    if (!conversation) throw new Error(`simulated Slack: no conversation ${channel} to post in`);
+    return this.post({ channel: conversation.id, ts: this.nextTs(now), text, author: user, via: 'api' });
   }
 
   find(channel: string, ts: string): PostedMessage | undefined {

@@ -29,12 +29,49 @@ export function toSlackSendError(err: unknown): SlackSendError {
 }
 
 export class SlackGateway implements SlackPoster, SlackDirectory {
+  /** The workspace's address (auth.test `url`, e.g. https://acme.slack.com/), asked once. */
+  private workspaceUrl?: Promise<string | undefined>;
+
   constructor(private readonly client: WebClient) {}
+
+  /**
+   * A message's permalink in Slack's own form, `<workspace url>archives/<channel>/p<ts without
+   * the dot>`, from auth.test's url (one call, then kept): chat.getPermalink would cost a call per
+   * link. Undefined when Slack does not say its address.
+   */
+  async permalink(channel: string, ts: string): Promise<string | undefined> {
+    this.workspaceUrl ??= this.client.auth.test().then(
+      (r) => (typeof r.url === 'string' && /^https:\/\/[A-Za-z0-9.-]+\/$/.test(r.url) ? r.url : undefined),
+      (err: unknown) => {
+        this.workspaceUrl = undefined;
+        throw toSlackSendError(err);
+      },
+    );
+    const base = await this.workspaceUrl;
+    return base && /^\d+\.\d+$/.test(ts) ? `${base}archives/${channel}/p${ts.replace('.', '')}` : undefined;
+  }
 
   async post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
     try {
       const result = await this.client.chat.postMessage({
         channel,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return { channel: result.channel ?? channel, ts: result.ts };
+    } catch (err) {
+      throw toSlackSendError(err);
+    }
+  }
+
+  /** A reply in the thread of `threadTs`, never broadcast to the channel (reply_broadcast is left unset). */
+  async reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
+    try {
+      const result = await this.client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
         text: message.text,
         ...(message.blocks ? { blocks: message.blocks } : {}),
         unfurl_links: false,

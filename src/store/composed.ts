@@ -10,6 +10,7 @@ import type {
   BurstAdmitted,
   BurstStore,
   FeedCacheEntry,
+  FollowUpStore,
   HealthStore,
   LedgerEntry,
   LedgerStore,
@@ -24,6 +25,7 @@ import type {
   Store,
   StoredBurst,
   StoredBurstEntry,
+  StoredFollowUpThread,
   StoredWorkload,
   WorkloadStore,
 } from './port.js';
@@ -39,6 +41,7 @@ export interface StoreParts {
   preferences: Answering<PreferenceStore>;
   maintenance: Answering<MaintenanceStore>;
   health: Answering<Pick<HealthStore, 'probeWrite' | 'pruneLedger'>>;
+  followUps: Answering<FollowUpStore>;
 }
 
 export abstract class ComposedStore implements Store {
@@ -190,6 +193,23 @@ export abstract class ComposedStore implements Store {
   }
   async rememberWindow(key: string, value: unknown): Promise<void> {
     return this.parts.maintenance.rememberWindow(key, value);
+  }
+
+  // ── follow-up threads ──
+  async followUpThreads(chains: readonly string[]): Promise<Map<string, StoredFollowUpThread>> {
+    return this.parts.followUps.followUpThreads(chains);
+  }
+  async putFollowUpThread(thread: StoredFollowUpThread): Promise<void> {
+    return this.parts.followUps.putFollowUpThread(thread);
+  }
+  async openFollowUpThread(thread: StoredFollowUpThread): Promise<boolean> {
+    return this.parts.followUps.openFollowUpThread(thread);
+  }
+  async queueCoalescedEdit(item: NewOutboxItem, now: Date): Promise<'queued' | 'replaced'> {
+    return this.parts.followUps.queueCoalescedEdit(item, now);
+  }
+  async pruneFollowUpThreads(before: Date): Promise<number> {
+    return this.parts.followUps.pruneFollowUpThreads(before);
   }
 
   // ── health and retention ──

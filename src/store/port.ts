@@ -49,7 +49,13 @@ export type OutboxTarget =
   /** Rewrite the message already sent under `anchorKey` (chat.update). */
   | { type: 'update'; anchorKey: string }
   /** Rewrite the burst anchored at `anchorKey` to list its stored entries (built when sent). */
-  | { type: 'burst'; anchorKey: string };
+  | { type: 'burst'; anchorKey: string }
+  /**
+   * A follow-up about an owner's workload under the alert `rootKey` (notify/follow-up-delivery.ts):
+   * a reply in its thread, or with `edit`, the alert itself rewritten. `project` and `workload`
+   * are the mute scopes, as for an owner target.
+   */
+  | { type: 'thread'; rootKey: string; project: string; workload?: string; edit?: boolean };
 
 /** As a builder in src/messages made it; stored as JSON and read back unchanged. */
 export interface OutboxPayload {
@@ -277,7 +283,67 @@ export interface HealthStore {
   close(): Promise<void>;
 }
 
-export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore {}
+/**
+ * A follow-up thread: the alert a workload's later life is told under (README, "Follow-ups").
+ * One per chain (keys.ts followUpChain: cluster, namespace, name), so a resubmission finds the
+ * thread of the attempt before it. Kept in the store, never in memory only: threading survives
+ * restarts and failover. Written by notify/follow-ups.ts, decided by recovery/follow-up-plan.ts.
+ */
+export interface StoredFollowUpThread {
+  chain: string;
+  /** The alert the thread hangs under (`wl:<id>:Failed` or `:Stopped`); its ledger row says where it went. */
+  rootKey: string;
+  /** The workload (workloadId()) the thread follows now: the one alerted, or its latest resubmission. */
+  current: string;
+  /** The state of `current` as the thread last took note of it. */
+  lastState: string;
+  /** The state the root alert was about. */
+  alerted: 'Failed' | 'Stopped';
+  /** When the latest attempt failed or stopped (ISO): a resubmission counts within followups.window of it. */
+  endedAt: string;
+  /** What happened since the alert, in order (messages/follow-ups.ts FollowUpEvent). */
+  events: string[];
+  /** The root alert as it was posted: its first line is rewritten from it (chat.update replaces the whole message). */
+  rootPayload: OutboxPayload;
+  /** The Submission (recovery/submission.ts) of the attempt that failed or stopped last: names, never environment values. */
+  submission?: unknown;
+  /** Triage's category of the last failure, and whether a plain retry makes sense. */
+  category?: string;
+  transient?: boolean;
+  /** The workload's name and owner, and where its owner's follow-ups go (outbox owner target). */
+  name: string;
+  owner?: string;
+  project: string;
+  /** The mute scope of the workload (notify/mutes.ts muteTarget). */
+  muteScope: string;
+  /** The alert was folded into another's burst: replies go under that message, its first line is not edited. */
+  folded?: boolean;
+  updatedAt: string;
+}
+
+/** Follow-up threads, and the one coalesced edit of each root. */
+export interface FollowUpStore {
+  /** The threads of these chains that exist (one read for a slice of decisions). */
+  followUpThreads(chains: readonly string[]): Promise<Map<string, StoredFollowUpThread>>;
+  putFollowUpThread(thread: StoredFollowUpThread): Promise<void>;
+  /**
+   * Opens the thread of a new alert: writes it unless the chain's thread already hangs under
+   * that same alert (two replicas preparing one alert, or one preparing it again after a
+   * restart: what the thread has noted since is kept). Returns whether it wrote. One statement.
+   */
+  openFollowUpThread(thread: StoredFollowUpThread): Promise<boolean>;
+  /**
+   * Queues an edit of a message already sent, coalesced by key, in one transaction: an item of
+   * that key still queued gets the new target and payload (one pending chat.update per root, the
+   * latest); otherwise the edit is queued afresh, forgetting the ledger row of an edit sent
+   * before (an edit may be sent again: it says where things stand, not that they happened).
+   */
+  queueCoalescedEdit(item: NewOutboxItem, now: Date): Promise<'queued' | 'replaced'>;
+  /** Forgets threads not updated since `before` (past followups.window). */
+  pruneFollowUpThreads(before: Date): Promise<number>;
+}
+
+export interface Store extends LedgerStore, OutboxStore, BurstStore, WorkloadStore, PreferenceStore, MaintenanceStore, HealthStore, FollowUpStore {}
 
 /**
  * The order in which due items are sent, lowest first, by kind. When a node dies and hundreds of
@@ -301,6 +367,7 @@ const ALERT_KINDS = new Set(['failed', 'stopped', 'completed']);
 
 export function outboxPriority(item: Pick<NewOutboxItem, 'kind' | 'target'>): number {
   if (item.target.type === 'burst' || item.target.type === 'update' || item.kind === 'burst') return OUTBOX_PRIORITY.rewrite;
+  if (item.target.type === 'thread' && item.target.edit) return OUTBOX_PRIORITY.rewrite;
   if (ALERT_KINDS.has(item.kind)) return OUTBOX_PRIORITY.alert;
   if (item.kind === 'cleanup') return OUTBOX_PRIORITY.nudge;
   return OUTBOX_PRIORITY.other;

@@ -34,7 +34,8 @@ export function workloadCr(spec: WorkloadSpec): KubeObject {
       name: { value: spec.name },
       image: { value: spec.image ?? 'registry.example.org/ml/train:1.0' },
       command: { value: spec.command ?? 'python' },
-      arguments: { value: spec.arguments ?? 'train.py' },
+      // Unbuffered by default, so a workload that starts earns no log-saving tip unless a test gives it a command that does.
+      arguments: { value: spec.arguments ?? '-u train.py' },
       ...(spec.owner ? { username: { value: spec.owner } } : {}),
     },
     status: { phase: spec.phase ?? 'Running' },
@@ -62,6 +63,8 @@ export interface PodSpec {
   restarted?: boolean;
   /** The object that controls the pod (its ownerReferences), as stored (with its uid): a RunaiJob, a Job. */
   controller?: KubeObject;
+  /** The container's own command (what a CR without one, e.g. a PyTorchJob's template, gives its pods). */
+  command?: string[];
 }
 
 /** An ownerReferences entry naming `owner` (a stored object, so with its uid) as the controller. */
@@ -106,7 +109,7 @@ export function pod(spec: PodSpec): KubeObject {
       annotations: spec.owner ? { user: spec.owner } : {},
       ...(spec.controller ? { ownerReferences: controlledBy(spec.controller) } : {}),
     },
-    spec: { nodeName: spec.node ?? 'gpu-node-01', schedulerName: 'runai-scheduler', containers: [{ name: container, image: 'registry.example.org/ml/train:1.0' }] },
+    spec: { nodeName: spec.node ?? 'gpu-node-01', schedulerName: 'runai-scheduler', containers: [{ name: container, image: 'registry.example.org/ml/train:1.0', ...(spec.command ? { command: spec.command } : {}) }] },
     status: {
       phase: spec.exitCode === undefined ? 'Running' : spec.exitCode === 0 ? 'Succeeded' : 'Failed',
       containerStatuses: [

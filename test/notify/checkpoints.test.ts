@@ -3,7 +3,7 @@
  * simulated API server: which container it reads, how it bounds the reads, and what a reading
  * says when there is nothing to read.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClusterReader, type ClusterReader } from '../../src/cluster/reader.js';
@@ -12,6 +12,8 @@ import { CHECKPOINT_LIMIT_BYTES, CHECKPOINT_READS_AT_ONCE, CheckpointReader } fr
 import { loadKubeConfig } from '../../src/ops/open.js';
 import { startFakeKube, type FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ns, pod } from '../helpers/workloads.js';
+import { startTcpCut } from '../helpers/tcp-cut.js';
+import { withPods } from '../../src/cluster/normalize.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const MIN = 60_000;
@@ -94,5 +96,31 @@ describe('CheckpointReader', () => {
     kube.failNext(1, 500, '/flaky-0-0/log');
     const failed = await reader().read(workload('flaky'));
     expect('problem' in failed && failed.problem).toMatch(/^its log could not be read \(/);
+  });
+
+  it('answers readAll within its deadline when the cluster stalls, and begins no read queued past it', async () => {
+    const link = await startTcpCut(Number(new URL(kube.url).port));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'ckpt-stall-'));
+      const path = kube.writeKubeconfig(dir);
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll(kube.url, link.url));
+      const stalled = createClusterReader(loadKubeConfig(path));
+      const names = Array.from({ length: 10 }, (_, i) => `stall-${i}`);
+      // With their pods already (as /runai status passes them): only the log reads meet the stall.
+      const workloads = names.map((name) => {
+        const p = pod({ workload: name, project: 'llm' });
+        kube.apply(p);
+        return withPods(workload(name), [p]);
+      });
+      link.stall();
+      const checkpoints = new CheckpointReader({ readerFor: () => stalled, now: () => NOW, timeoutMs: 60_000 });
+      const readings = await checkpoints.readAll(workloads, 300);
+      expect(readings).toEqual(names.map(() => ({ problem: 'its log was not read within 300 ms' })));
+      // The four slots began their reads; the six behind them never began one.
+      expect(checkpoints.reads).toBe(CHECKPOINT_READS_AT_ONCE);
+      link.restore();
+    } finally {
+      await link.close();
+    }
   });
 });

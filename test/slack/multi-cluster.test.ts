@@ -233,6 +233,16 @@ describe('one bot, two clusters: /runai, buttons and the Home tab', () => {
       }
     });
 
+    it("save the whole log of the button's cluster's workload into the owner's DM", async () => {
+      const { channel, buttons } = await alertButtons('gpu-west', 'train-1');
+      const save = buttons.find((b) => b.action_id === ACTION.saveLog)!;
+      expect(await click(ALICE, channel, ACTION.saveLog, save.value)).toContain('I put the log of `gpu-west/train-1` into our DM as a file');
+      const file = slack.filesSharedIn(ALICE.id).at(-1)!;
+      expect(file.bytes!.toString()).toContain('west step 1');
+      expect(file.bytes!.toString()).not.toContain('east step 1');
+      expect(file.initialComment).toContain('on cluster *gpu-west*');
+    });
+
     it('check access again on click, in the button\'s cluster', async () => {
       const { channel, buttons } = await alertButtons('gpu-west', 'solo');
       const value = buttons.find((b) => b.action_id === ACTION.showLog)!.value;

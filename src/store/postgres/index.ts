@@ -5,6 +5,7 @@
  * done in one here.
  */
 import { ComposedStore } from '../composed.js';
+import { PostgresFollowUps } from './follow-ups.js';
 import { PostgresBursts } from './bursts.js';
 import { PostgresDatabase, type PostgresStoreOptions } from './database.js';
 import { PostgresHealth } from './health.js';
@@ -30,6 +31,7 @@ export class PostgresStore extends ComposedStore {
       preferences: new PostgresPreferences(db),
       maintenance: new PostgresMaintenance(db),
       health: new PostgresHealth(db, ledger),
+      followUps: new PostgresFollowUps(db),
     });
     this.location = db.location;
   }

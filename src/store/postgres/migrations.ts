@@ -100,4 +100,12 @@ export const POSTGRES_MIGRATIONS: string[] = [
   // told rate-limit waits apart by matching the last error's text.
   `ALTER TABLE outbox ADD COLUMN wait TEXT;
    UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
+  // Follow-ups (see the SQLite migration of the same name).
+  `CREATE TABLE follow_up_threads (
+     chain TEXT COLLATE "C" PRIMARY KEY,
+     root_key TEXT COLLATE "C" NOT NULL,
+     json TEXT NOT NULL,
+     updated_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX follow_up_threads_updated ON follow_up_threads (updated_at);`,
 ];

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ComposedStore } from '../composed.js';
+import { SqliteFollowUps } from './follow-ups.js';
 import { SqliteBursts } from './bursts.js';
 import { SqliteDatabase } from './database.js';
 import { SqliteHealth } from './health.js';
@@ -35,6 +36,7 @@ export class SqliteStore extends ComposedStore {
       preferences: new SqlitePreferences(db),
       maintenance: new SqliteMaintenance(db),
       health: new SqliteHealth(db, ledger),
+      followUps: new SqliteFollowUps(db),
     });
     this.db = db;
     handles.set(this, db);

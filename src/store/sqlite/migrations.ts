@@ -92,4 +92,14 @@ export const SQLITE_MIGRATIONS: string[] = [
   // told rate-limit waits apart by matching the last error's text.
   `ALTER TABLE outbox ADD COLUMN wait TEXT;
    UPDATE outbox SET wait = ${OUTBOX_WAIT_FROM_LAST_ERROR_SQL};`,
+  // Follow-ups (README, "Follow-ups"): where each alert's later life is told, one thread per
+  // chain (cluster/namespace/name, so a resubmission finds it), its state as JSON (port.ts
+  // StoredFollowUpThread). The alert's channel and ts were in the ledger from the first version.
+  `CREATE TABLE follow_up_threads (
+     chain TEXT PRIMARY KEY,         -- keys.ts followUpChain: <cluster>/<namespace>/<name>
+     root_key TEXT NOT NULL,         -- the alert the thread hangs under (its ledger row: channel, ts)
+     json TEXT NOT NULL,             -- JSON StoredFollowUpThread
+     updated_at TEXT NOT NULL        -- pruned past followups.window
+   );
+   CREATE INDEX follow_up_threads_updated ON follow_up_threads(updated_at);`,
 ];

@@ -1,0 +1,115 @@
+/**
+ * What a workload's later life means for the thread of its alert: the one decision of the
+ * follow-ups, as pure functions (the adapter is notify/follow-ups.ts). Level-triggered like the
+ * lifecycle: the thread remembers the state it last took note of, so the same snapshot decided
+ * twice (a restart, a relist, a second replica) gives the same step, and every step has a
+ * deterministic number (its place among the thread's events) that its outbox key carries.
+ *
+ *   the alerted workload (or its latest resubmission) moves on:
+ *     Running, Completed, Stopped, Deleted  → a reply in the thread, the root's first line edited
+ *     Failed (again)                        → the escalation DM (a reply may not notify), root edited
+ *     Pending, Initializing                 → noted, nothing said
+ *   a workload of the same name (cluster, namespace: so project) with a new uid, first seen,
+ *   created within `followups.window` after the attempt before it failed or stopped
+ *                                         → "resubmitted" in the thread, with what changed
+ */
+import { workloadId, type Workload } from '../model.js';
+import { diffSubmission, resubmissionVerdict, type ResubmissionVerdict, type SubmissionChange } from './diff.js';
+import type { Submission } from './submission.js';
+import type { StoredFollowUpThread } from '../store/port.js';
+import type { FollowUpEvent } from '../messages/follow-ups.js';
+
+export type FollowUpStep =
+  | { action: 'none' }
+  /** Remember the state (Pending, Initializing): nothing to say. */
+  | { action: 'note'; thread: StoredFollowUpThread }
+  /** Say it in the thread (or, for `failed`, in a new DM) and edit the root; `seq` numbers it within the thread. */
+  | { action: 'tell'; event: FollowUpEvent; seq: number; thread: StoredFollowUpThread; resubmission: boolean };
+
+export interface FollowUpSight {
+  /** The workload as the cluster shows it now. */
+  workload: Workload;
+  /** The bot has no memory of it yet: a new workload (only a new one can be a resubmission). */
+  firstSeen: boolean;
+}
+
+const EVENT_OF_STATE: Partial<Record<string, FollowUpEvent>> = {
+  Running: 'running',
+  Completed: 'completed',
+  Stopped: 'stopped',
+  Deleted: 'deleted',
+  Failed: 'failed',
+};
+
+/** The rootKey's workload id: `wl:<id>:<State>`. */
+export function rootWorkloadId(thread: Pick<StoredFollowUpThread, 'rootKey'>): string {
+  const rest = thread.rootKey.slice(thread.rootKey.indexOf(':') + 1);
+  return rest.slice(0, rest.lastIndexOf(':'));
+}
+
+/**
+ * Whether the attempt the thread follows now ended badly: it failed or was stopped (and may
+ * since have been deleted, the usual clean-up before a resubmission), or was resubmitted and
+ * never got anywhere. A workload that ran again or completed is no longer waiting for a fix.
+ */
+export function awaitsResubmission(thread: Pick<StoredFollowUpThread, 'events' | 'lastState'>): boolean {
+  if (thread.lastState === 'Failed' || thread.lastState === 'Stopped') return true;
+  if (thread.lastState !== 'Deleted' && thread.lastState !== 'Pending' && thread.lastState !== 'Initializing') return false;
+  const last = [...thread.events].reverse().find((e) => e !== 'deleted');
+  return last === undefined || last === 'failed' || last === 'stopped' || last === 'resubmitted';
+}
+
+/** The next step for a thread, given the workload of its chain as the cluster shows it now. */
+export function planFollowUp(thread: StoredFollowUpThread | undefined, sight: FollowUpSight, now: Date, windowMs: number): FollowUpStep {
+  if (!thread) return { action: 'none' };
+  const w = sight.workload;
+  const id = workloadId(w);
+  const at = now.toISOString();
+  if (id === thread.current) {
+    if (w.state === thread.lastState) return { action: 'none' };
+    const event = EVENT_OF_STATE[w.state];
+    const moved = { ...thread, lastState: w.state, updatedAt: at };
+    if (!event) return { action: 'note', thread: moved };
+    const events = [...thread.events, event];
+    const ended = event === 'failed' || event === 'stopped' ? { endedAt: at } : {};
+    return { action: 'tell', event, seq: events.length, thread: { ...moved, ...ended, events }, resubmission: id !== rootWorkloadId(thread) };
+  }
+  if (!sight.firstSeen || !awaitsResubmission(thread)) return { action: 'none' };
+  const ended = Date.parse(thread.endedAt);
+  const created = Date.parse(w.createdAt ?? '') || now.getTime();
+  // Created after the attempt before it ended (not an older object seen late), and within the window.
+  if (created < ended - 60_000 || now.getTime() - ended > windowMs) return { action: 'none' };
+  // Seen first already running (or ended): where it stands goes into the root's line with it;
+  // the resubmitted reply is the one said (a failure is the reconciler's alert, the escalation).
+  const seq = thread.events.length + 1;
+  const already = EVENT_OF_STATE[w.state];
+  const events: FollowUpEvent[] = [...(thread.events as FollowUpEvent[]), 'resubmitted', ...(already && already !== 'deleted' ? [already] : [])];
+  return {
+    action: 'tell',
+    event: 'resubmitted',
+    seq,
+    thread: { ...thread, current: id, lastState: w.state, events, updatedAt: at },
+    resubmission: true,
+  };
+}
+
+/**
+ * The events the root's first line is made from: everything after the last resubmission, and
+ * the resubmissions themselves ("Failed → resubmitted, running", not "…, deleted" for the
+ * attempt before it that was cleaned up).
+ */
+export function statusEvents(events: readonly FollowUpEvent[]): FollowUpEvent[] {
+  const last = events.lastIndexOf('resubmitted');
+  return events.filter((e, i) => e === 'resubmitted' || i > last);
+}
+
+/** What the resubmission reply says: the changes since the attempt before, and the guide's verdict on them. */
+export function resubmissionAdvice(thread: Pick<StoredFollowUpThread, 'submission' | 'alerted' | 'events' | 'transient'>, next: Submission): { changes: SubmissionChange[]; verdict: ResubmissionVerdict } | undefined {
+  const previous = thread.submission as Submission | undefined;
+  if (!previous || !Array.isArray(previous.argv)) return undefined;
+  const changes = diffSubmission(previous, next);
+  // The attempt before is the last that ended: a failure unless the last ending was a stop.
+  const lastEnd = [...thread.events].reverse().find((e) => e === 'failed' || e === 'stopped');
+  const state = lastEnd === 'failed' ? 'Failed' : lastEnd === 'stopped' ? 'Stopped' : thread.alerted;
+  return { changes, verdict: resubmissionVerdict(changes, { state, transient: state === 'Failed' ? thread.transient : undefined }) };
+}
