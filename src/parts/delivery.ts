@@ -3,8 +3,7 @@
  * the owner directory, the outbox that sends, the notifier that prepares what is owed, the
  * reconciler that decides it. Nothing is started; leadership starts the outbox (leader-duties.ts).
  */
-import type { Logger } from 'pino';
-import { pendingAfterMs, uiUrlFor, type Config } from '../config.js';
+import { pendingAfterMs, uiUrlFor } from '../config.js';
 import type { LifecycleState } from '../model.js';
 import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
@@ -22,24 +21,14 @@ import { OwnerPrefetcher } from '../notify/owner-prefetch.js';
 import { OwnerDirectory } from '../notify/owners.js';
 import { WorkloadReconciler } from '../notify/reconciler.js';
 import { WorkloadCache } from '../notify/workload-cache.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { SlackApp } from '../slack/app.js';
 import { SlackGateway } from '../slack/client.js';
-import type { Store } from '../store/port.js';
 import type { ClusterReaders } from './clusters.js';
-import type { RunState } from './run-state.js';
+import type { SharedParts } from './run-state.js';
 
 /** Failed and Stopped always reach the owner; Completed only those who opted in (settings). */
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
 
-export interface DeliveryOptions {
-  config: Config;
-  log: Logger;
-  now(): Date;
-  store: Store;
-  metrics: Metrics;
-  run: RunState;
-  slackApp: SlackApp;
+export interface DeliveryOptions extends SharedParts {
   clusters: ClusterReaders;
 }
 
