@@ -13,6 +13,7 @@ import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { allOutbox } from '../helpers/store.js';
+import { HOSTILE_LINE, leakIn, SECRETS, slackProblem, strings } from '../text/corpus.js';
 import { ns, pod, workloadCr, type WorkloadSpec } from '../helpers/workloads.js';
 
 const APP_ERROR_LOG = [
@@ -183,5 +184,26 @@ describe('follow-ups in the alert\'s thread', () => {
     await bot.settle();
     expect(topLevel()).toHaveLength(2);
     neverBroadcast();
+  });
+
+  it('shows a hostile resubmission inert and bounded in the thread Slack accepted: no token from its arguments, no live mention or link, a megabyte cut', async () => {
+    submit({ name: 'evil', arguments: '-u train.py --lr=1e-4' });
+    bot = await sims.startBot(config);
+    fail('evil');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    remove('evil');
+    const secrets = SECRETS.filter((x) => !x.text.includes('\n') && !/['"`|;&$\\]/.test(x.text)).map((x) => x.text).join(' ');
+    const markup = HOSTILE_LINE.replace(/[`'"|;&$\\]/g, '');
+    submit({ name: 'evil', arguments: `-u train.py --lr=3e-4 ${secrets} ${markup} ${'--pad=x '.repeat(130_000)}` });
+    const said = await eventually(() => replies(root).find((m) => shown(m).includes('Resubmitted')), 'the resubmitted reply', 15_000);
+    const call = slack.callsTo('chat.postMessage').find((c) => (c.response as { ts?: string }).ts === said.ts)!;
+    // The corpus reached the reply (the diff names the changed flag), cut, redacted and escaped.
+    expect(shown(said)).toContain('--lr');
+    expect(JSON.stringify(call.body).length).toBeLessThan(40_000);
+    expect(leakIn(JSON.stringify(call.body))).toBeUndefined();
+    const problems = strings(call.body).map(([path, value]) => [path, slackProblem(value, path.endsWith('.plain'))]).filter(([, problem]) => problem);
+    expect(problems).toEqual([]);
+    // Nor is any of it in the bot's own log.
+    expect(leakIn(bot.captured.text())).toBeUndefined();
   });
 });
