@@ -8,7 +8,7 @@ import { SlackSimulator } from '../src/sim/slack.js';
 import { addOwners, EMAIL_DOMAIN, populate, type BenchWorkload } from './cluster.js';
 import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
-import { distinctOwners, oneByOne, scattered } from './detect.js';
+import { distinctOwners, oneByOne, postMessagePace, scattered } from './detect.js';
 import { percentile, Report, table } from './figures.js';
 import { measureFootprint, readyNote, rssNote } from './footprint.js';
 import { benchIcs } from './ics.js';
@@ -175,12 +175,13 @@ async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
       const email = `${w.owner}@${EMAIL_DOMAIN}`;
       await watchBot.bot.store.cacheSlackUser(email, big.slack.workspace.userByEmail(email)?.id ?? null, new Date());
     }
-    const watch = await oneByOne(big.kube, big.slack, failing, sizes.detectLogLines, 10_000);
+    // Paced under the workspace's chat.postMessage limit, so the figure is the bot's, not a Retry-After.
+    const watch = await oneByOne(big.kube, big.slack, failing, sizes.detectLogLines, 10_000, postMessagePace());
     await watchBot.bot.settle();
     const during = big.kube.requests.slice(before).filter((r) => !isWatch(r));
     const missedNote = watch.missed ? `; ${watch.missed} never arrived within 10 s` : '';
     report.add({ name: 'detect_latency_watch_p50_ms', value: percentile(watch.samples, 50), unit: 'ms', target: { op: '<=', value: 200 }, note: `${watch.samples.length} failures, each of a different owner already resolved to a Slack user (no burst grouping)${missedNote}` });
-    report.add({ name: 'detect_latency_watch_p99_ms', value: percentile(watch.samples, 99), unit: 'ms', target: { op: '<=', value: 1000 }, note: `max ${Math.round(Math.max(...watch.samples))} ms` });
+    report.add({ name: 'detect_latency_watch_p99_ms', value: percentile(watch.samples, 99), unit: 'ms', target: { op: '<=', value: 1000 }, note: `max ${Math.round(Math.max(...watch.samples))} ms; one failure every ${postMessagePace()} ms at most (under chat.postMessage's workspace limit); ${watch.rateLimited ?? 0} posts answered 429` });
     report.add({
       name: 'apiserver_requests_per_transition',
       value: during.length / sizes.detectFailures,

@@ -10,13 +10,11 @@
  * connections to the API server.
  */
 import type { Logger } from 'pino';
-import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
 import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
-import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import { buildFailedAgainDm } from '../messages/follow-ups.js';
 import type { FollowUps, PreparedThread } from './follow-ups.js';
@@ -26,7 +24,7 @@ import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
 import { logAdvice } from '../recovery/log-advice.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
 import { checkMaskedFailure, mayHideFailure } from './masked-check.js';
-import { OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { opsSummary, type BurstEntry } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { Outbox } from './outbox.js';
@@ -53,7 +51,7 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
 }
 
 export interface NotifierOptions {
-  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
+  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow' | 'admitToOpsBurst'>;
   outbox: Pick<Outbox, 'kick'>;
   /** Reads the facts each plan is made from (the owner's Slack user, their mutes and settings, the channels). */
   planner: Pick<DeliveryPlanner, 'facts'>;
@@ -91,18 +89,10 @@ export class Notifier implements AlertSink {
   private readonly skipped = new Set<string>();
   private readonly requeue: Requeue;
   private readonly slots: ConcurrencyLimiter;
-  private readonly ops: OpsBurstCounter;
-  private opsPosting: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
     this.requeue = new Requeue({ ...options.requeue, onGivenUp: (key) => options.log.error({ key }, 'too many alerts waiting to be queued again; this one waits for the next resync') });
-    this.ops = new OpsBurstCounter({
-      windowMs: options.burst.windowMs,
-      threshold: options.burst.opsThreshold ?? 10,
-      now: () => options.now().getTime(),
-      onOpsBurst: (burst) => this.postOpsSummary(burst),
-    });
   }
 
   owed(alert: OwedAlert): void {
@@ -149,7 +139,7 @@ export class Notifier implements AlertSink {
     return alert.kind === 'state' && alert.workload.state === 'Completed' && !!this.options.maskedFailures && mayHideFailure(alert.workload);
   }
 
-  private skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): void {
+  private async skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const { log } = this.options;
     this.skipped.add(alert.key);
     if (this.skipped.size > SKIPPED_REMEMBERED) this.skipped.delete(this.skipped.values().next().value as string);
@@ -158,7 +148,7 @@ export class Notifier implements AlertSink {
     const w = alert.workload;
     if (alert.kind === 'stuck' || w.state === 'Completed') return;
     // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
-    this.ops.count(burstEntry(alert.key, { workload: w }));
+    await this.countForOperators(burstEntry(alert.key, { workload: w }));
     // The log archive keeps every failure's logs whoever is told.
     this.options.onSettled?.(w);
   }
@@ -168,7 +158,7 @@ export class Notifier implements AlertSink {
     while (this.inFlight.size) await Promise.all(this.inFlight.values());
   }
 
-  /** Makes pending burst rewrites due now and posts the operators' summary (shutdown, tests). */
+  /** Makes pending burst rewrites and the operators' summary due now (shutdown, tests). */
   async flushBursts(): Promise<void> {
     try {
       await this.options.store.burstRewritesDueNow(this.options.now());
@@ -176,8 +166,6 @@ export class Notifier implements AlertSink {
       // Nothing is lost: the rewrites stay queued for their own time.
       this.options.log.warn({ err: (err as Error).message }, 'cannot make burst rewrites due now');
     }
-    this.ops.flush();
-    await this.opsPosting;
     this.options.outbox.kick();
   }
 
@@ -219,7 +207,7 @@ export class Notifier implements AlertSink {
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(item, w);
     const entry = burstEntry(alert.key, enriched);
-    this.ops.count(entry);
+    await this.countForOperators(entry);
     // The thread is in the store before its alert is queued: whatever follows finds it, however soon.
     const followUps = this.options.followUps;
     const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, w, message, enriched.triage, thread));
@@ -332,17 +320,21 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  /** The counter calls back synchronously; the summary is queued in the background, one at a time. */
-  private postOpsSummary(burst: OpsBurst): void {
-    const channel = this.options.burst.opsChannel;
-    this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
-    if (!channel) return;
-    const item = { key: opsBurstKey(new Date(burst.openedAt)), kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
-    const now = this.options.now();
-    this.opsPosting = this.opsPosting
-      .then(() => this.options.store.enqueue(item, now))
-      .then(() => this.options.outbox.kick())
-      .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
+  /**
+   * Counts the alert into the stored cluster-wide burst; the operators' summary is queued (or its
+   * text brought up to date) in the same transaction, due when the burst closes. A failure here
+   * costs the summary a line, never the owner's alert.
+   */
+  private async countForOperators(entry: BurstEntry): Promise<void> {
+    const { windowMs, opsChannel: channel, opsThreshold: threshold = 10 } = this.options.burst;
+    try {
+      await this.options.store.admitToOpsBurst(entry.key, entry, this.options.now(), windowMs, (burst) => {
+        if (burst.entries.length === threshold) this.options.log.warn({ count: burst.entries.length, burst: burst.key }, 'burst of workload failures');
+        return opsSummary(burst, { windowMs, threshold, channel });
+      });
+    } catch (err) {
+      this.options.log.error({ key: entry.key, err: (err as Error)?.message ?? String(err) }, 'cannot count the alert into the operators\' burst summary');
+    }
   }
 }
 
