@@ -26,7 +26,7 @@
  * person; the feed cache by URL: people-level data is shared across clusters.
  */
 import type { SlackMessage } from '../messages/blocks.js';
-import type { StoredPlan } from '../delivery/plan.js';
+import type { StoredPlan } from '../model.js';
 
 export interface LedgerEntry {
   key: string;

@@ -206,4 +206,20 @@ describe('follow-ups in the alert\'s thread', () => {
     // Nor is any of it in the bot's own log.
     expect(leakIn(bot.captured.text())).toBeUndefined();
   });
+
+  it('drops the follow-ups of an alert that is gone from Slack (thread_not_found, message_not_found), never posting them at the top level', async () => {
+    submit({ name: 'gone' });
+    bot = await sims.startBot(config);
+    fail('gone');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    await bot.settle();
+    slack.workspace.remove(slack.workspace.find(root.channel, root.ts)!);
+    kube.apply(pod({ workload: 'gone', project: 'vision' }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'gone', 'Running');
+    const refused = () => slack.calls.filter((c) => ['thread_not_found', 'message_not_found'].includes((c.response as { error?: string }).error ?? ''));
+    await eventually(() => refused().length === 2, 'the reply and the edit refused');
+    await eventually(async () => (await allOutbox(bot.store)).every((i) => !i.key.startsWith('fu')), 'both dropped, not retried');
+    expect(refused().map((c) => c.method).sort()).toEqual(['chat.postMessage', 'chat.update']);
+    expect(dm()).toEqual([]);
+  });
 });

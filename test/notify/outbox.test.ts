@@ -63,6 +63,22 @@ describe('outbox', () => {
   const enqueue = (key: string, owner: string, project = 'vision') =>
     store.enqueue({ key, kind: 'failed', target: { type: 'owner', owner, project, workload: `runai-${project}/job` }, payload: message }, clock);
 
+  it('plans at send time an owner\'s message queued without a plan (an older version\'s row): one nobody wants is recorded as skipped, not sent', async () => {
+    await store.enqueue({ key: 'wl:9:Completed', kind: 'completed', target: { type: 'owner', owner: 'alice', project: 'vision', workload: 'runai-vision/job' }, payload: message }, clock);
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(await store.ledgerEntry('wl:9:Completed')).toMatchObject({ recipient: 'skipped:not-opted-in' });
+  });
+
+  it('follows the stored plan: posts where it says, not where the owner would be looked up now', async () => {
+    const plan = { destinations: [{ channel: 'C0NLP', via: 'project' as const, note: { kind: 'no-slack-user' as const, owner: 'alice' } }], at: clock.toISOString() };
+    await store.enqueue({ key: 'wl:8:Failed', kind: 'failed', target: { type: 'owner', owner: 'alice', project: 'nlp', workload: 'runai-nlp/job', plan }, payload: message }, clock);
+    await outbox.flush();
+    expect(slack.messagesTo('C0NLP')).toHaveLength(1);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(slack.callsTo('users.lookupByEmail')).toHaveLength(0);
+  });
+
   it('direct-messages an owner found by email domain, and records it so it is never sent twice', async () => {
     expect(await enqueue('wl:1:Failed', 'alice')).toBe(true);
     await outbox.flush();

@@ -10,6 +10,8 @@ import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { sqliteOf } from '../helpers/store.js';
+import { createTestSchema, describeWithPostgres, TEST_DATABASE_URL, type TestSchema } from '../helpers/postgres.js';
+import { startTcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
 
 describe('a decision the store refused is made again', () => {
@@ -52,4 +54,56 @@ describe('a decision the store refused is made again', () => {
     // No relist did it: the workloads were listed only at start.
     expect(kube.requests.filter((r) => r.path.endsWith('/trainingworkloads') && !r.query.watch).length).toBe(listsBefore);
   }, 60_000);
+});
+
+const describePg = await describeWithPostgres('the PostgreSQL requeue test');
+
+describePg('a decision PostgreSQL could not take is made again', () => {
+  const sims = useSimulators((kube) => {
+    kube.addNamespace(ns('vision'), { 'runai/queue': 'vision' });
+  });
+  let schema: TestSchema;
+  let link: TcpCut;
+  beforeEach(async () => {
+    schema = await createTestSchema('requeue');
+    link = await startTcpCut(Number(new URL(TEST_DATABASE_URL).port || 5432));
+  });
+  afterEach(async () => {
+    await sims.bot?.stop();
+    sims.bot = undefined;
+    link.restore();
+    await link.close();
+    await schema.drop();
+  });
+
+  it('the link to PostgreSQL is cut while 6 workloads fail: every owner is told once it is back, with no relist', async () => {
+    const { kube, slack } = sims;
+    const names = Array.from({ length: 6 }, (_, i) => `train-${i}`);
+    for (const [i, name] of names.entries()) kube.apply(workloadCr({ name, project: 'vision', owner: i % 2 ? 'alice' : 'bob' }));
+    const target = new URL(schema.url);
+    const url = `postgres://${target.username}@127.0.0.1:${new URL(link.url).port}${target.pathname}?options=${encodeURIComponent(`-c search_path=${schema.schema}`)}`;
+    const bot = await sims.startBot({
+      store: { url },
+      owners: { emailDomain: 'example.org', map: { bob: 'bob@other.org' } },
+      cluster: { mode: 'watch', resyncMinutes: 24 * 60, relistMinutes: 24 * 60 },
+      alerts: { burstWindow: '0s' },
+    });
+    await bot.settle();
+    const requeued = async () => (await bot.metrics.decisionsRequeued.get()).values.reduce((n, v) => n + v.value, 0);
+
+    link.cut();
+    for (const name of names) {
+      kube.appendLog(ns('vision'), `${name}-0-0`, name, `RuntimeError: ${name} diverged`);
+      kube.apply(pod({ workload: name, project: 'vision', exitCode: 1 }));
+      kube.setPhase('TrainingWorkload', ns('vision'), name, 'Failed');
+    }
+    await eventually(async () => (await requeued()) >= names.length && true, 'the refused decisions requeued', 20_000);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+
+    link.restore();
+    await eventually(() => slack.messagesTo(ALICE.id).length === 3 && slack.messagesTo(BOB.id).length === 3, 'every owner told', 30_000);
+    await bot.settle();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(3);
+    expect(slack.messagesTo(BOB.id)).toHaveLength(3);
+  }, 90_000);
 });
