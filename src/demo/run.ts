@@ -123,7 +123,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
         await untilAnnounced(slack);
       }
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
-      step.play(kube, now());
+      await step.play(kube, now(), (user, phrase) => untilPosted(slack, user, phrase));
       played++;
       // The bot looks for stuck workloads every 30 s and for due reminders every minute; the
       // demo asks right away instead of waiting, as those timers would.
@@ -162,8 +162,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 /** The expected DMs have arrived and the bot has gone quiet (maintenance posts, retries done). */
 async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) =>
-    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(says)));
+  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) => !hasPosted(slack, user, says));
   while (missing().length) {
     if (Date.now() > deadline) {
       throw new Error(`the bot did not deliver: ${missing().map((m) => `"${m.says}" → ${m.user}`).join(', ')}`);
@@ -175,6 +174,20 @@ async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
     seen = slack.calls.length;
     await bot.settle();
     await delay(QUIET_MS);
+  }
+}
+
+/** Whether the bot has told `user` something whose text or blocks say `phrase`. */
+function hasPosted(slack: SlackSimulator, user: string, phrase: string): boolean {
+  return slack.messagesTo(user).some((call) => `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`.includes(phrase));
+}
+
+/** Until the bot has told `user` that (a step's person acts on it); a message that never comes fails the run. */
+async function untilPosted(slack: SlackSimulator, user: string, phrase: string): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  while (!hasPosted(slack, user, phrase)) {
+    if (Date.now() > deadline) throw new Error(`the bot did not tell ${user} "${phrase}"`);
+    await delay(50);
   }
 }
 
