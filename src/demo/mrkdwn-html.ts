@@ -42,6 +42,8 @@ const EMOJI: Readonly<Record<string, string>> = {
   clock3: '🕒',
   zzz: '💤',
   rocket: '🚀',
+  // The resubmitted reply in an alert's thread (messages/follow-ups.ts).
+  leftwards_arrow_with_hook: '↩️',
 };
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -123,7 +123,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
         await untilAnnounced(slack);
       }
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
-      await step.play(kube, now(), (user, phrase) => untilPosted(slack, user, phrase));
+      await step.play(kube, now(), (namespace, name, phase) => untilSettled(bot, namespace, name, phase));
       played++;
       // The bot looks for stuck workloads every 30 s and for due reminders every minute; the
       // demo asks right away instead of waiting, as those timers would.
@@ -182,13 +182,15 @@ function hasPosted(slack: SlackSimulator, user: string, phrase: string): boolean
   return slack.messagesTo(user).some((call) => `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`.includes(phrase));
 }
 
-/** Until the bot has told `user` that (a step's person acts on it); a message that never comes fails the run. */
-async function untilPosted(slack: SlackSimulator, user: string, phrase: string): Promise<void> {
+/** Until the bot knows the workload in `phase` (`undefined`: gone) and has done what it owes so far. */
+async function untilSettled(bot: Bot, namespace: string, name: string, phase: string | undefined): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  while (!hasPosted(slack, user, phrase)) {
-    if (Date.now() > deadline) throw new Error(`the bot did not tell ${user} "${phrase}"`);
-    await delay(50);
+  const known = () => bot.reconciler.workloads().find((w) => w.namespace === namespace && w.name === name);
+  while (phase === undefined ? known() : known()?.phase !== phase) {
+    if (Date.now() > deadline) throw new Error(`the bot did not see ${namespace}/${name} ${phase ?? 'gone'}`);
+    await delay(20);
   }
+  await bot.settle();
 }
 
 /** Until the maintenance channel has the bot's first reminder (the 7-day one, due at start). */

@@ -123,11 +123,13 @@ export interface ScenarioStep {
   /** Time passes: the demo's clock moves to this moment before the step plays. */
   clockTo?: Date;
   /**
-   * Changes the cluster; `now` is the demo's clock as the step plays. `posted(user, phrase)`
-   * resolves once the bot has told `user` something saying `phrase`: a person acts on what they
-   * read, so a step that answers a message waits for it (else the story would race the bot).
+   * Changes the cluster; `now` is the demo's clock as the step plays. `settled(namespace, name,
+   * phase)` resolves once the bot knows that workload in that phase (`undefined`: gone) and has
+   * done what it owes for it: a person acts on what happened, so a step that follows up on a
+   * change waits for the bot to have seen it (else the story would race the watch). It waits on
+   * the bot, not on a message: a visitor may have muted the workload, and then none comes.
    */
-  play(kube: FakeKube, now: Date, posted: (user: string, phrase: string) => Promise<void>): void | Promise<void>;
+  play(kube: FakeKube, now: Date, settled: (namespace: string, name: string, phase: string | undefined) => Promise<void>): void | Promise<void>;
 }
 
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -187,14 +189,14 @@ export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[]
     {
       label: 'Resubmit it with one change',
       title: 'alice deletes resnet-finetune and submits it again under the same name with one change: image tag 2.4.1 → 2.4.2',
-      async play(kube, now, posted) {
+      async play(kube, now, settled) {
         const ns = namespaceOf(RESNET.project);
-        // alice read the alert (its log is read before the pod goes), then, as `runai delete` and
+        // alice read the alert (its log was read before the pod goes), then, as `runai delete` and
         // `runai submit`: the new workload has the old name and a new uid.
-        await posted('U0ALICE', 'resnet-finetune (project vision) is Failed');
+        await settled(ns, RESNET.name, 'Failed');
         kube.delete({ kind: RESNET.kind, namespace: ns, name: RESNET.name });
         kube.delete({ kind: 'Pod', namespace: ns, name: `${RESNET.name}-0-0` });
-        await posted('U0ALICE', 'resnet-finetune (project vision) is Deleted');
+        await settled(ns, RESNET.name, undefined);
         kube.apply(workloadObject(RESNET_RESUBMITTED));
         kube.apply(singlePod(RESNET_RESUBMITTED, iso(now)));
         kube.appendLog(ns, `${RESNET.name}-0-0`, RESNET.name, RESNET_RESTART_LOG);
