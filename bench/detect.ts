@@ -7,6 +7,7 @@
 import type { FakeKube } from '../src/sim/kube-apiserver.js';
 import type { RecordedCall, SlackSimulator } from '../src/sim/slack.js';
 import { fail, slackIdOf, type BenchWorkload } from './cluster.js';
+import { METHOD_LIMITS } from '../src/sim/slack-tiers.js';
 
 /** The first workload of each of `count` distinct owners (owner i owns workload i, i + owners, …). */
 export function distinctOwners(workloads: BenchWorkload[], count: number, offset = 0): BenchWorkload[] {
@@ -52,18 +53,36 @@ export async function failAndWait(kube: FakeKube, slack: SlackSimulator, w: Benc
 export interface LatencyRun {
   samples: number[];
   missed: number;
+  /** chat.postMessage calls Slack answered 429 during the run (oneByOne). */
+  rateLimited?: number;
 }
 
-/** Fails the workloads one after another, each once the previous one's DM has arrived. */
-export async function oneByOne(kube: FakeKube, slack: SlackSimulator, failing: BenchWorkload[], logLines: number, timeoutMs: number): Promise<LatencyRun> {
+/**
+ * Fails the workloads one after another, each once the previous one's DM has arrived and at
+ * least `minGapMs` after the previous failure. The gap keeps the run under Slack's workspace
+ * limit of chat.postMessage (postMessagePace): unpaced, 200 failures at ~6/s outran it and the
+ * p99 measured a Retry-After wait, not the bot. `rateLimited` counts the 429s met all the same.
+ */
+export async function oneByOne(kube: FakeKube, slack: SlackSimulator, failing: BenchWorkload[], logLines: number, timeoutMs: number, minGapMs = 0): Promise<LatencyRun> {
   const samples: number[] = [];
   let missed = 0;
+  const before = slack.calls.length;
+  let last = -Infinity;
   for (const w of failing) {
+    const wait = last + minGapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    last = performance.now();
     const ms = await failAndWait(kube, slack, w, logLines, timeoutMs);
     if (ms === undefined) missed++;
     else samples.push(ms);
   }
-  return { samples, missed };
+  const rateLimited = slack.calls.slice(before).filter((c) => c.method === 'chat.postMessage' && c.status === 429).length;
+  return { samples, missed, rateLimited };
+}
+
+/** The gap between posts that stays under Slack's workspace limit of chat.postMessage, with a quarter to spare. */
+export function postMessagePace(): number {
+  return Math.ceil((60_000 / METHOD_LIMITS['chat.postMessage'].perMinute) * 1.25);
 }
 
 /** Fails each workload at a random moment within `spanMs`, all waited for concurrently. */

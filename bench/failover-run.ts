@@ -1,9 +1,14 @@
 /**
  * The failover harness: two replicas of the built bot (`node dist/cli.js start`, ha.enabled, one
  * PostgreSQL schema, a Lease in the simulated Kubernetes API server), against the simulated
- * Kubernetes API server and Slack, which run here so they outlive the kill. While workloads fail,
- * the leader is SIGKILLed; the follower must take the Lease and send what is owed. What Slack
- * accepted is assessed as the chaos run does (chaos-assess.ts): lost, duplicates, crosstalk.
+ * Kubernetes API server and Slack, which run here so they outlive the fault. While workloads fail,
+ * a fault strikes (`fault`): the leader SIGKILLed; frozen (SIGSTOP) past its Lease and woken
+ * (SIGCONT); cut from the API server (its own TCP relay stops forwarding) while it still reaches
+ * PostgreSQL and Slack; or PostgreSQL unreachable for both (a relay in front of the shared server
+ * drops every connection and refuses new ones; the server itself is never touched). What Slack
+ * accepted is assessed as the chaos run does (chaos-assess.ts): lost, duplicates, crosstalk; the
+ * operators' summaries are counted against the bursts the store recorded, and the API server's
+ * request log gives the enrichment reads per failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +19,7 @@ import pg from 'pg';
 import YAML from 'yaml';
 import { startFakeKube } from '../src/sim/kube-apiserver.js';
 import { SlackSimulator } from '../src/sim/slack.js';
+import { startTcpCut, type TcpCut } from '../src/sim/tcp-cut.js';
 import { assess, recordAccepted, type Accepted, type Assessment, type Owed } from './chaos-assess.js';
 import { ownerSlackId, ownerUser } from './chaos-plan.js';
 import { freePort, sleep } from './chaos-run.js';
@@ -34,8 +40,16 @@ export interface FailoverOptions {
   failures?: number;
   /** The failures are spread evenly over this long. */
   streamMs: number;
-  /** The leader is SIGKILLed this long after the first failure; undefined: no kill (latency only). */
+  /** The fault strikes this long after the first failure; undefined: no fault (latency only). */
   killAtMs?: number;
+  /** What strikes at killAtMs (default 'kill'). */
+  fault?: FailoverFault;
+  /** 'pg-down': how long PostgreSQL stays unreachable (default 20 s). */
+  pgDownMs?: number;
+  /** 'freeze': how long the leader stays frozen after the follower leads (default 3 s: it sends meanwhile). */
+  frozenAfterTakeoverMs?: number;
+  /** alerts.opsBurstThreshold of the bots (their operators' channel is the simulation's C0OPS). */
+  opsThreshold?: number;
   /**
    * From killAtMs, the kill waits for Slack to accept the leader's next post and strikes before
    * the leader hears so (it cannot record it): the one duplicate a failover may cost.
@@ -50,8 +64,22 @@ export interface FailoverOptions {
   drainMs?: number;
 }
 
+/** What befalls the replicas at killAtMs (see the file's comment). */
+export type FailoverFault = 'kill' | 'freeze' | 'cut-api' | 'pg-down';
+
 export interface FailoverResult {
+  fault: FailoverFault;
   assessment: Assessment;
+  /** Operators' summaries Slack accepted, and the distinct ones the store recorded as sent. */
+  opsSummaries: number;
+  opsSummariesRecorded: number;
+  /** The summaries' keys the store recorded (ops-burst:<when the burst opened>), in order. */
+  opsSummaryKeys: string[];
+  /** Per failing workload, from the API server's request log: pod lists and log reads (both replicas). */
+  podListsPerFailure: number;
+  logReadsPerFailure: number;
+  /** Replicas whose process exited by itself during the run (a crash, or a crash loop's first turn). */
+  exitedDuringRun: string[];
   owed: number;
   /** From the SIGKILL to the follower saying (in /readyz) that it leads (NaN without a kill). */
   failoverS: number;
@@ -71,6 +99,7 @@ export interface FailoverResult {
 }
 
 const LEASE_NAMESPACE = 'runai-slack-bot';
+const OPS_CHANNEL = 'C0OPS';
 const PROJECT = 'ha';
 const NAMESPACE = `runai-${PROJECT}`;
 const READY_WAIT_MS = 60_000;
@@ -89,8 +118,16 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   await admin.query(`CREATE SCHEMA ${schema}`);
   const kube = await startFakeKube({ historyLimit: 100_000 });
   const slack = await SlackSimulator.start();
+  const fault = options.fault ?? 'kill';
   const accepted: Accepted[] = [];
-  const unhook = slack.onAccept((call) => recordAccepted(call, accepted));
+  let opsSummaries = 0;
+  // The operators' summary names every workload of the burst: counted apart, not as crosstalk.
+  const unhook = slack.onAccept((call) => {
+    if (call.method === 'chat.postMessage' && call.body.channel === OPS_CHANNEL) opsSummaries += 1;
+    else if (call.body.channel !== OPS_CHANNEL) recordAccepted(call, accepted);
+  });
+  slack.addChannel(OPS_CHANNEL, 'runai-ops');
+  slack.inviteBot(OPS_CHANNEL);
   slack.enforcePerChannelRate(1);
   kube.addNamespace(LEASE_NAMESPACE);
   kube.addNamespace(NAMESPACE, { 'runai/queue': PROJECT });
@@ -102,16 +139,22 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   }
 
   const config = {
-    slack: { mode: 'socket' },
     owners: { emailDomain: 'example.org' },
     cluster: { mode: 'watch' },
-    alerts: { burstWindow: options.burstWindow },
+    slack: { mode: 'socket', opsChannel: OPS_CHANNEL },
+    alerts: { burstWindow: options.burstWindow, ...(options.opsThreshold ? { opsBurstThreshold: options.opsThreshold } : {}) },
     log: { level: options.logLevel ?? 'info' },
     ha: { enabled: true, leaseDurationSeconds: options.leaseDurationSeconds },
   };
   // search_path through the connection's options: every replica's tables live in this schema.
-  const databaseUrl = `${FAILOVER_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  // 'pg-down': both replicas reach PostgreSQL through one relay, which the fault cuts.
+  const pgPort = Number(new URL(FAILOVER_DATABASE_URL).port || 5432);
+  const pgLink: TcpCut | undefined = fault === 'pg-down' ? await startTcpCut(pgPort) : undefined;
+  const pgUrl = pgLink ? FAILOVER_DATABASE_URL.replace(`:${pgPort}`, `:${new URL(pgLink.url).port}`) : FAILOVER_DATABASE_URL;
+  const databaseUrl = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const kubeconfig = kube.writeKubeconfig(dir);
+  // 'cut-api': each replica reaches the API server through a relay of its own; the leader's is stalled.
+  const apiLinks = new Map<string, TcpCut>();
   const replicas: Replica[] = [];
   const owed: Owed[] = [];
   let failoverS = Number.NaN;
@@ -121,15 +164,27 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   let killedAt: number | undefined;
   let disarm: (() => void) | undefined;
   let killedAfterAccept = false;
+  let exitedDuringRun: string[] = [];
+  let opsSummaryKeys: string[] = [];
+  let podLists = 0;
+  let logReads = 0;
+  let failingCount = 0;
   try {
     for (const name of ['bot-a', 'bot-b']) {
       const opsPort = await freePort();
+      let ownKubeconfig = kubeconfig;
+      if (fault === 'cut-api') {
+        const link = await startTcpCut(Number(new URL(kube.url).port));
+        apiLinks.set(name, link);
+        ownKubeconfig = join(dir, `${name}.kubeconfig`);
+        writeFileSync(ownKubeconfig, kube.kubeconfigYaml().replace(kube.url, link.url));
+      }
       const env = {
         ...process.env,
         SLACK_BOT_TOKEN: slack.botToken,
         SLACK_APP_TOKEN: slack.appToken,
         SLACK_API_URL: slack.apiUrl,
-        KUBECONFIG: kubeconfig,
+        KUBECONFIG: ownKubeconfig,
         DATABASE_URL: databaseUrl,
         POD_NAME: name,
         POD_NAMESPACE: LEASE_NAMESPACE,
@@ -151,18 +206,45 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     survivor = follower.name;
     const failing = workloads.slice(0, options.failures ?? workloads.length);
     const { killAtMs } = options;
-    progress(`${leader.name} leads, ${follower.name} follows; failing ${failing.length} of ${workloads.length} workloads (${options.owners} owners) over ${options.streamMs / 1000} s${killAtMs === undefined ? '' : `, SIGKILL of the leader at ${killAtMs / 1000} s`}`);
+    progress(`${leader.name} leads, ${follower.name} follows; failing ${failing.length} of ${workloads.length} workloads (${options.owners} owners) over ${options.streamMs / 1000} s${killAtMs === undefined ? '' : `, ${fault} at ${killAtMs / 1000} s`}`);
+    // PostgreSQL going away is not a failover: the leader keeps the Lease (it is in the API server).
+    const expectsFailover = killAtMs !== undefined && fault !== 'pg-down';
+    let faultOver: Promise<void> = Promise.resolve();
 
     const killLeader = (why: string) => {
       if (killedAt !== undefined) return;
-      killedAt = leader.kill();
-      progress(`SIGKILL ${leader.name} (${why})`);
-      void waitLeading(follower, killedAt).then((s) => {
+      killedAt = Date.now();
+      const since = killedAt;
+      const takenOver = () => waitLeading(follower, since).then((s) => {
         failoverS = s;
-        progress(`${follower.name} leads ${s.toFixed(2)} s after the kill`);
+        progress(`${follower.name} leads ${s.toFixed(2)} s after the ${fault}`);
       });
+      if (fault === 'kill') {
+        leader.signal('SIGKILL');
+        void takenOver();
+      } else if (fault === 'freeze') {
+        leader.signal('SIGSTOP');
+        // Woken once the other replica leads and has had time to send: it must send nothing of it.
+        faultOver = takenOver()
+          .then(() => sleep(options.frozenAfterTakeoverMs ?? 3000))
+          .then(() => {
+            leader.signal('SIGCONT');
+            progress(`SIGCONT ${leader.name}`);
+          });
+      } else if (fault === 'cut-api') {
+        apiLinks.get(leader.name)!.stall();
+        void takenOver();
+      } else {
+        pgLink!.cut();
+        faultOver = sleep(options.pgDownMs ?? 20_000).then(() => {
+          pgLink!.restore();
+          progress('PostgreSQL reachable again');
+        });
+      }
+      progress(`${fault} of ${fault === 'pg-down' ? 'PostgreSQL' : leader.name} (${why})`);
     };
     let armed = false;
+    const requestsBefore = kube.requests.length;
     const started = Date.now();
     const gap = options.streamMs / failing.length;
     for (let i = 0; i < failing.length; i++) {
@@ -186,15 +268,34 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       for (let waited = 0; killedAt === undefined && waited < 5000; waited += 100) await sleep(100);
       killLeader('at the end of the stream');
     }
+    await faultOver;
     const deadline = Date.now() + (options.drainMs ?? 60_000);
-    while ((assess(owed, accepted).lost.length || (killAtMs !== undefined && Number.isNaN(failoverS))) && Date.now() < deadline) await sleep(500);
+    while ((assess(owed, accepted).lost.length || (expectsFailover && Number.isNaN(failoverS))) && Date.now() < deadline) await sleep(500);
     // A little longer, so a late duplicate is counted too.
     await sleep(3000);
-    readyAtEnd = await follower.waitReady(10_000);
+    readyAtEnd = await (expectsFailover ? follower : leader).waitReady(10_000);
+    exitedDuringRun = replicas.filter((r) => r.exitedByItself()).map((r) => r.name);
+    const recorded = await admin.query(`SELECT key FROM ${schema}.ledger WHERE key LIKE 'ops-burst:%' ORDER BY key`).catch(() => ({ rows: [] as Array<{ key: string }> }));
+    opsSummaryKeys = recorded.rows.map((r) => String(r.key));
+    const failingNames = new Set(failing.map((w) => w.name));
+    const pods = (path: string) => /\/pods(\?|$)/.test(path);
+    // Every pod list (not a watch) and every log read in the workloads' namespace since the stream began.
+    const during = kube.requests.slice(requestsBefore).filter((r) => r.method === 'GET' && r.path.includes(`/namespaces/${NAMESPACE}/`));
+    podLists = during.filter((r) => pods(r.path) && r.query.watch !== 'true').length;
+    logReads = during.filter((r) => r.path.endsWith('/log') && [...failingNames].some((n) => r.path.includes(`/pods/${n}-`))).length;
+    failingCount = failing.length;
   } finally {
     disarm?.();
     unhook();
+    // A frozen replica cannot stop: woken first.
+    for (const r of replicas) r.signal('SIGCONT');
     await Promise.all(replicas.map((r) => r.stop()));
+    pgLink?.restore();
+    await pgLink?.close();
+    for (const link of apiLinks.values()) {
+      link.restore();
+      await link.close();
+    }
     await slack.close();
     await kube.close();
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
@@ -205,10 +306,17 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
     const told = assessment.firstToldAt.get(o.name);
     return told === undefined ? [] : [told - o.atMs];
   });
-  const failed = assessment.lost.length > 0 || assessment.duplicates > (options.killAtMs === undefined ? 0 : 1) || assessment.crosstalk.length > 0 || (options.killAtMs !== undefined && Number.isNaN(failoverS));
+  const failed = assessment.lost.length > 0 || assessment.duplicates > (options.killAtMs === undefined ? 0 : 1) || assessment.crosstalk.length > 0 || (options.killAtMs !== undefined && fault !== 'pg-down' && Number.isNaN(failoverS)) || exitedDuringRun.length > 0;
   if (!failed) rmSync(dir, { recursive: true, force: true });
   return {
+    fault,
     assessment,
+    opsSummaries,
+    opsSummariesRecorded: opsSummaryKeys.length,
+    opsSummaryKeys,
+    podListsPerFailure: failingCount ? podLists / failingCount : 0,
+    logReadsPerFailure: failingCount ? logReads / failingCount : 0,
+    exitedDuringRun,
     owed: owed.length,
     failoverS,
     latencyP50Ms: percentile(latencies, 50),
@@ -263,11 +371,14 @@ class Replica {
     closeSync(log);
   }
 
-  /** SIGKILL; returns when (Date.now()). */
-  kill(): number {
-    const at = Date.now();
-    this.child?.kill('SIGKILL');
-    return at;
+  /** Sends the signal to a running process (SIGKILL, SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+
+  /** The process ended without a signal from the harness (exit code set: a crash or a fatal error). */
+  exitedByItself(): boolean {
+    return this.child?.exitCode !== null && this.child?.exitCode !== undefined;
   }
 
   private async readyz(): Promise<{ status: number; body: { leader?: boolean } } | undefined> {

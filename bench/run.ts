@@ -8,13 +8,14 @@ import { SlackSimulator } from '../src/sim/slack.js';
 import { addOwners, EMAIL_DOMAIN, populate, type BenchWorkload } from './cluster.js';
 import { sleep, startBenchBot, type BenchBot } from './bot.js';
 import { benchBurst } from './burst.js';
-import { distinctOwners, oneByOne, scattered } from './detect.js';
+import { distinctOwners, oneByOne, postMessagePace, scattered } from './detect.js';
 import { percentile, Report, table } from './figures.js';
 import { measureFootprint, readyNote, rssNote } from './footprint.js';
 import { benchIcs } from './ics.js';
 import { countOver, isWatch, meanWatchTimeoutS, pagesPerList, pollSchedulePerMin, watchedKinds, watchSchedulePerMin } from './steady.js';
 import { addRedosFigures } from './redos.js';
 import { addCheckpointFigures } from './checkpoints.js';
+import { addFollowUpFigures } from './followups.js';
 import { benchTriage } from './triage.js';
 import { benchLarge, LARGE } from './large.js';
 import { addRelistFigures, measureRelist } from './relist.js';
@@ -44,6 +45,9 @@ interface Sizes {
   redosBytes: number;
   /** Running workloads whose log tails are read for the maintenance DM's checkpoint lines. */
   checkpointWorkloads: number;
+  /** Failures (half then resubmitted) and their owners for the follow-up figures. */
+  followUpFailures: number;
+  followUpOwners: number;
 }
 
 const FULL: Sizes = {
@@ -63,6 +67,8 @@ const FULL: Sizes = {
   icsEvents: 5_000,
   redosBytes: 1024 * 1024,
   checkpointWorkloads: 200,
+  followUpFailures: 1_000,
+  followUpOwners: 100,
 };
 
 const QUICK: Sizes = {
@@ -82,6 +88,8 @@ const QUICK: Sizes = {
   icsEvents: 1_000,
   redosBytes: 256 * 1024,
   checkpointWorkloads: 50,
+  followUpFailures: 100,
+  followUpOwners: 20,
 };
 
 const MB = 1e6;
@@ -167,12 +175,13 @@ async function benchCluster(sizes: Sizes, report: Report): Promise<void> {
       const email = `${w.owner}@${EMAIL_DOMAIN}`;
       await watchBot.bot.store.cacheSlackUser(email, big.slack.workspace.userByEmail(email)?.id ?? null, new Date());
     }
-    const watch = await oneByOne(big.kube, big.slack, failing, sizes.detectLogLines, 10_000);
+    // Paced under the workspace's chat.postMessage limit, so the figure is the bot's, not a Retry-After.
+    const watch = await oneByOne(big.kube, big.slack, failing, sizes.detectLogLines, 10_000, postMessagePace());
     await watchBot.bot.settle();
     const during = big.kube.requests.slice(before).filter((r) => !isWatch(r));
     const missedNote = watch.missed ? `; ${watch.missed} never arrived within 10 s` : '';
     report.add({ name: 'detect_latency_watch_p50_ms', value: percentile(watch.samples, 50), unit: 'ms', target: { op: '<=', value: 200 }, note: `${watch.samples.length} failures, each of a different owner already resolved to a Slack user (no burst grouping)${missedNote}` });
-    report.add({ name: 'detect_latency_watch_p99_ms', value: percentile(watch.samples, 99), unit: 'ms', target: { op: '<=', value: 1000 }, note: `max ${Math.round(Math.max(...watch.samples))} ms` });
+    report.add({ name: 'detect_latency_watch_p99_ms', value: percentile(watch.samples, 99), unit: 'ms', target: { op: '<=', value: 1000 }, note: `max ${Math.round(Math.max(...watch.samples))} ms; one failure every ${postMessagePace()} ms at most (under chat.postMessage's workspace limit); ${watch.rateLimited ?? 0} posts answered 429` });
     report.add({
       name: 'apiserver_requests_per_transition',
       value: during.length / sizes.detectFailures,
@@ -308,6 +317,7 @@ async function main(): Promise<void> {
   await addRedosFigures(sizes.redosBytes, report);
   progress(`checkpoint lines: ${sizes.checkpointWorkloads} running workloads' log tails`);
   await addCheckpointFigures(sizes.checkpointWorkloads, report);
+  await addFollowUpFigures(sizes.followUpFailures, sizes.followUpOwners, report);
   await benchCluster(sizes, report);
   await benchBurstOf(sizes, report);
   console.log('');

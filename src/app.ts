@@ -91,6 +91,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         await leadership.stopDuties();
         gauges.stop();
         // Finish what is being decided, prepared and sent; what is left stays queued in the store.
+        reconciler.stop();
+        notifier.stop();
         await Promise.race([reconciler.idle(), delay(3000)]);
         await Promise.race([notifier.flushBursts(), delay(2000)]);
         await Promise.race([Promise.all([notifier.idle(), logTips.idle(), archiver?.idle()]), delay(5000)]);

@@ -145,6 +145,23 @@ export interface KubeEvent {
 }
 
 /** A user's notification preferences (/runai settings). */
+/** Why a message is posted where it is, rendered under its header (delivery/notes.ts). */
+export type Note = { kind: 'no-slack-user'; owner: string } | { kind: 'no-owner' };
+
+/** One place a message may go, in the order tried (delivery/plan.ts). `channel` is a user ID for a DM. */
+export interface Destination {
+  channel: string;
+  via: 'dm' | 'project' | 'fallback' | 'ops' | 'channel';
+  note?: Note;
+}
+
+/** The plan of a message as its outbox row keeps it (delivery/plan.ts decides it). */
+export interface StoredPlan {
+  destinations: Destination[];
+  /** When it was planned (ISO): an old row planned before a config change is still followed. */
+  at: string;
+}
+
 export interface UserSettings {
   /** Also tell me when a workload of mine completes. */
   completed: boolean;
@@ -226,3 +243,6 @@ export interface DueReminder {
   /** Keys made unnecessary by posting this one; mark them sent with it. */
   settles: string[];
 }
+
+/** What can happen to a workload (or its resubmission) after its alert, in the order it happened (README, "Follow-ups"). */
+export type FollowUpEvent = 'resubmitted' | 'running' | 'completed' | 'stopped' | 'deleted' | 'failed';

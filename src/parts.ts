@@ -13,8 +13,6 @@ import type { ClusterReader } from './cluster/reader.js';
 import type { ClusterWatch } from './cluster/cluster-watch.js';
 import type { WatcherOverrides } from './cluster/watcher.js';
 import { proxyDispatcher } from './lib/proxy.js';
-import type { MaintenanceService } from './maintenance/service.js';
-import type { CleanupNudger } from './notify/cleanup.js';
 import type { LogTips } from './notify/log-tips.js';
 import type { Notifier } from './notify/notifier.js';
 import type { Outbox } from './notify/outbox.js';
@@ -22,16 +20,13 @@ import type { OwnerPrefetcher } from './notify/owner-prefetch.js';
 import type { WorkloadReconciler } from './notify/reconciler.js';
 import { GaugeSampler } from './ops/gauges.js';
 import { readinessChecks, type Check } from './ops/health.js';
-import type { LeaseElector } from './cluster/lease.js';
-import type { Leadership } from './ops/leadership.js';
 import { Metrics } from './ops/metrics.js';
-import type { RetentionPruner } from './ops/retention.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { registerListeners } from './slack/listeners.js';
 import type { Store } from './store/port.js';
 import { clusterReaders } from './parts/clusters.js';
 import { deliveryParts } from './parts/delivery.js';
-import { leaderDuties } from './parts/leader-duties.js';
+import { leaderDuties, type LeaderDuties } from './parts/leader-duties.js';
 import type { RunState } from './parts/run-state.js';
 
 export type { RunState };
@@ -48,7 +43,8 @@ export interface PartsOptions {
   watcher?: WatcherOverrides;
 }
 
-export interface Parts {
+/** Everything built, nothing started; the leader's duties (maintenance, cleanup, retention, leadership, the Lease) as leader-duties.ts gives them. */
+export interface Parts extends LeaderDuties {
   metrics: Metrics;
   /** Each configured cluster's watch, reader and namespace labels, in config order. */
   clusters: ClusterWatch[];
@@ -61,15 +57,6 @@ export interface Parts {
   notifier: Notifier;
   logTips: LogTips;
   reconciler: WorkloadReconciler;
-  maintenance?: MaintenanceService;
-  cleanup: CleanupNudger;
-  retention: RetentionPruner;
-  /** The leader-only duties and the outbox's on/off; leads from the start without ha.enabled. */
-  leadership: Leadership;
-  /** With ha.enabled: the Lease elector that calls leadership.lead()/follow(). */
-  elector?: LeaseElector;
-  /** With ha.enabled and maintenance: a follower's copy of the feed, from the store (every replica). */
-  feedMirror?: { start(): void; stop(): void };
   gauges: GaugeSampler;
   checks(): Promise<Record<string, Check>>;
   run: RunState;

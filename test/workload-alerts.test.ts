@@ -60,12 +60,14 @@ describe('workload alerts reach their owner', () => {
     expect(dm).toContain('registry.example.org/ml/train:1.0');
     expect(dm).toContain('exit code 1');
 
-    // More events about the same failure: still one message.
+    // More events about the same failure: still one message. The bot has seen the last of them
+    // (its cache holds that resourceVersion) and decided everything queued since: no sleep.
     kube.setPhase('TrainingWorkload', ns('vision'), 'resnet', 'Failed');
-    kube.patch({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' }, (o) => {
+    const last = kube.patch({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' }, (o) => {
       (o.metadata.labels as Record<string, string>).touched = 'yes';
     });
-    await new Promise((r) => setTimeout(r, 300));
+    const version = (last.metadata as { resourceVersion?: string }).resourceVersion;
+    await eventually(() => bot.reconciler.workloads().some((w) => w.name === 'resnet' && w.resourceVersion === version), 'the last event seen');
     await bot.settle();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
     expect(bot.captured.text()).not.toContain('CUDA out of memory'); // log text never goes to the bot's logs

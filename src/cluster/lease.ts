@@ -144,7 +144,10 @@ export interface LeaseElectorOptions {
   /** Our clock in ms (tests pass a fake one and drive `step()` themselves). */
   now?: () => number;
   log: Logger;
-  onStartedLeading?: () => void;
+  /** `timeLeft` is this elector's LeaseElector.timeLeft, for work that must end with the lease. */
+  onStartedLeading?: (timeLeft: () => number) => void;
+  /** A monotonic clock in ms (default performance.now()): what a frozen process cannot miss. */
+  monotonicNow?: () => number;
   /**
    * Called before anyone else can take the lease; the reason is for the log. Stop the
    * leader-only work at once. On `stop()` the Lease is released only after a returned promise
@@ -171,6 +174,9 @@ export class LeaseElector {
   private leading = false;
   private observed?: Observed;
   private renewStartedAtMs = 0;
+  /** renewStartedAtMs on the monotonic clock. */
+  private renewStartedAtMono = 0;
+  private readonly monotonicNow: () => number;
   private running = false;
   private stopping = false;
   private inFlight?: Promise<StepOutcome>;
@@ -183,11 +189,22 @@ export class LeaseElector {
     this.timing = leaseTiming(options.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS);
     this.api = kubeLeaseApi(options.kubeConfig, options.namespace, options.name);
     this.now = options.now ?? Date.now;
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.log = options.log.child({ lease: `${options.namespace}/${options.name}`, identity: options.identity });
   }
 
   isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * How long this replica may still act as the leader, in ms: until the renew deadline counted
+   * from the last successful renewal, on the monotonic clock; 0 when not leading. A process frozen
+   * (SIGSTOP) past the deadline reads 0 the moment it wakes, before any timer of the election runs.
+   */
+  timeLeft(): number {
+    if (!this.leading) return 0;
+    return Math.max(0, this.renewStartedAtMono + this.timing.renewDeadlineMs - this.monotonicNow());
   }
 
   /** Runs the first round (so the caller knows where it stands) and keeps electing until stop(). */
@@ -235,6 +252,7 @@ export class LeaseElector {
       return this.failed(error);
     }
     const readAtMs = this.now();
+    const readAtMono = this.monotonicNow();
     this.observed = read ? observe(this.observed, read, readAtMs) : undefined;
     if (this.leading && this.observed?.record.holderIdentity !== this.identity) {
       void this.standDown(read ? `the lease is held by ${read.record.holderIdentity || 'nobody'} now` : 'the lease was deleted');
@@ -266,11 +284,12 @@ export class LeaseElector {
       return { kind: 'error', error: new Error('renewal answered after the renew deadline') };
     }
     this.renewStartedAtMs = readAtMs;
+    this.renewStartedAtMono = readAtMono;
     const takeover = decision.kind === 'create' || (decision.kind === 'update' && decision.takeover);
     if (!this.leading) {
       this.leading = true;
       this.log.info({ transitions: written.record.leaseTransitions, takeover }, 'leading: this replica now sends to Slack and runs the schedules');
-      void this.safely(() => this.options.onStartedLeading?.());
+      void this.safely(() => this.options.onStartedLeading?.(() => this.timeLeft()));
     }
     this.armDeadline();
     return { kind: 'leading', takeover };

@@ -10,7 +10,7 @@
  * planDelivery applies, so the sender re-checks it without deciding the destinations again.
  */
 import { burstDestinationKey } from '../keys.js';
-import type { UserSettings } from '../model.js';
+import type { Destination, Note, StoredPlan, UserSettings } from '../model.js';
 import { admit, type OpenBurst } from './burst-admission.js';
 import { DEFAULT_SETTINGS, quietUntil } from './preferences.js';
 
@@ -47,15 +47,7 @@ export interface DeliveryFacts {
   burst?: { windowMs: number; open?: OpenBurst };
 }
 
-/** Why a message is posted where it is, rendered under its header (delivery/notes.ts). */
-export type Note = { kind: 'no-slack-user'; owner: string } | { kind: 'no-owner' };
-
-/** One place a message may go, in the order tried. `channel` is a user ID for a DM. */
-export interface Destination {
-  channel: string;
-  via: 'dm' | 'project' | 'fallback' | 'ops' | 'channel';
-  note?: Note;
-}
+export type { Destination, Note, StoredPlan } from '../model.js';
 
 export type SkipReason = 'muted-workload' | 'muted-project' | 'not-opted-in' | 'no-destination';
 
@@ -137,13 +129,6 @@ function burstOf(first: Destination, owed: Owed, burst: NonNullable<DeliveryFact
   const key = first.via === 'dm' ? burstDestinationKey({ kind: 'user', user: first.channel }) : burstDestinationKey({ kind: 'channel', channel: first.channel, project: owed.project });
   const admission = admit(burst.open, now, burst.windowMs);
   return admission.grouped ? { key, anchorKey: admission.anchorKey, rewriteAt: admission.rewriteAt } : { key, closesAt: admission.closesAt };
-}
-
-/** The plan of a message as the outbox row keeps it: where it goes, and for whom it was planned. */
-export interface StoredPlan {
-  destinations: Destination[];
-  /** When it was planned (ISO): an old row planned before a config change is still followed. */
-  at: string;
 }
 
 export function storedPlan(plan: Extract<Plan, { destinations: Destination[] }>, now: Date): StoredPlan {

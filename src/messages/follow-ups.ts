@@ -13,8 +13,9 @@ import { context, header, LIMITS, section, type Block, type SlackMessage } from 
 import { clusterNote, onCluster } from './cluster.js';
 import { forInlineCode, forMrkdwn, truncate } from './mrkdwn.js';
 
-/** What can happen to a workload (or its resubmission) after its alert, in the order it happened. */
-export type FollowUpEvent = 'resubmitted' | 'running' | 'completed' | 'stopped' | 'deleted' | 'failed';
+import type { FollowUpEvent } from '../model.js';
+
+export type { FollowUpEvent };
 
 /** Changes listed one per line in a reply; the rest are counted. */
 const MAX_LISTED_CHANGES = 10;

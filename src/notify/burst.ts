@@ -7,55 +7,38 @@
  * failure is not delayed by waiting to see whether a burst follows.
  *
  * Across owners, a burst that reaches the threshold earns the operators' channel one summary
- * by node and category, posted when the window closes.
+ * by node and category, posted when the window closes — one per burst however many replicas
+ * run, since the burst is stored and the summary queued like any message.
  */
 
 import type { BurstEntry } from '../model.js';
+import { buildOpsBurstMessage } from '../messages/burst.js';
+import type { NewOutboxItem, StoredOpsBurst } from '../store/port.js';
 
 export type { BurstEntry };
 
-export interface OpsBurst {
-  entries: BurstEntry[];
-  openedAt: number;
-}
-
 export { admit, DEFAULT_DEBOUNCE_MS, type Admission, type OpenBurst } from '../delivery/burst-admission.js';
 
-export interface OpsBurstOptions {
+export interface OpsSummaryOptions {
   windowMs: number;
   /** How many alerts across the cluster within one window make an operators' summary. */
   threshold: number;
-  now(): number;
-  /** A cluster-wide burst ended with at least `threshold` alerts. */
-  onOpsBurst(burst: OpsBurst): void;
+  /** Where the summary goes (slack.opsChannel); none: no summary. */
+  channel?: string;
 }
 
 /**
- * Counts alerts across owners for the operators' summary. This one is kept in memory: it is a
- * digest for operators, not a message any owner is owed, and every alert in it reaches its
- * owner on its own path.
+ * The operators' summary of a cluster-wide burst as it stands (stored, counted once per alert
+ * however many replicas saw it: store admitToOpsBurst): none below the threshold, else one
+ * channel message under the burst's own key, sent when the burst closes like any outbox item.
+ * Every alert in it also reaches its owner on its own path.
  */
-export class OpsBurstCounter {
-  private ops?: OpsBurst & { timer: NodeJS.Timeout };
-
-  constructor(private readonly options: OpsBurstOptions) {}
-
-  count(entry: BurstEntry): void {
-    if (!this.ops) {
-      const timer = setTimeout(() => this.flush(), this.options.windowMs);
-      timer.unref();
-      this.ops = { entries: [], openedAt: this.options.now(), timer };
-    }
-    this.ops.entries.push(entry);
-  }
-
-  /** Ends the current window now (shutdown, tests). */
-  flush(): void {
-    const ops = this.ops;
-    if (!ops) return;
-    this.ops = undefined;
-    clearTimeout(ops.timer);
-    if (ops.entries.length >= this.options.threshold) this.options.onOpsBurst({ entries: ops.entries, openedAt: ops.openedAt });
-  }
+export function opsSummary(burst: StoredOpsBurst, options: OpsSummaryOptions): NewOutboxItem | undefined {
+  if (!options.channel || burst.entries.length < options.threshold) return undefined;
+  return {
+    key: burst.key,
+    kind: 'ops-burst',
+    target: { type: 'channel', channel: options.channel },
+    payload: buildOpsBurstMessage(burst.entries as BurstEntry[], options.windowMs),
+  };
 }
-

@@ -29,9 +29,12 @@ export function mainContainer(pods: readonly PodInfo[]): { pod: PodInfo; contain
 /**
  * Whether the command the workload's CR names pipes the application's output without pipefail:
  * read before anything is enriched, so that a Completed notice nobody opted in to costs a pod
- * list and a log read only when a masked failure could be said instead.
+ * list and a log read only when a masked failure could be said instead. A CR that names no
+ * command keeps it in a pod template (a PyTorchJob, an MPIJob, a bare Pod): the cached workload
+ * cannot tell, so the pods are read (one list) and decide; the log is read only if they pipe.
  */
 export function mayHideFailure(workload: Workload): boolean {
+  if (workload.command === undefined && workload.arguments === undefined) return true;
   return !!maskedExitFinding(factsOf(submissionOfWorkload(workload, [])));
 }
 

@@ -10,13 +10,11 @@
  * connections to the API server.
  */
 import type { Logger } from 'pino';
-import { opsBurstKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
 import type { BurstStore, OutboxStore } from '../store/port.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
-import { buildOpsBurstMessage } from '../messages/burst.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
 import { buildFailedAgainDm } from '../messages/follow-ups.js';
 import type { FollowUps, PreparedThread } from './follow-ups.js';
@@ -26,7 +24,7 @@ import { buildMaskedFailureDm, logLossLine } from '../messages/log-advice.js';
 import { logAdvice } from '../recovery/log-advice.js';
 import { logShortOrLost } from '../recovery/log-loss.js';
 import { checkMaskedFailure, mayHideFailure } from './masked-check.js';
-import { OpsBurstCounter, type BurstEntry, type OpsBurst } from './burst.js';
+import { opsSummary, type BurstEntry } from './burst.js';
 import { enrichWorkload, eventSubjects, type EnrichOptions, type Enriched } from './enrich.js';
 import { muteTarget } from './mutes.js';
 import type { Outbox } from './outbox.js';
@@ -37,6 +35,7 @@ import type { AlertSink, OwedAlert } from './reconciler.js';
 import { schedulingReasons } from './scheduling.js';
 import { withDeadline } from '../archive/deadline.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
+import { Requeue, type RequeueOptions } from '../lib/requeue.js';
 
 const ARCHIVE_WAIT_MS = 2000;
 /**
@@ -52,10 +51,13 @@ export interface NotifierEnrichOptions extends Omit<EnrichOptions, 'reader'> {
 }
 
 export interface NotifierOptions {
-  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow'>;
+  store: Pick<OutboxStore, 'enqueue'> & Pick<BurstStore, 'admitToBurst' | 'burstRewritesDueNow' | 'admitToOpsBurst'>;
   outbox: Pick<Outbox, 'kick'>;
   /** Reads the facts each plan is made from (the owner's Slack user, their mutes and settings, the channels). */
   planner: Pick<DeliveryPlanner, 'facts'>;
+  /** An alert that could not be queued is prepared again after a backoff (metrics). */
+  onRequeued?(): void;
+  requeue?: RequeueOptions;
   /** An owed message was planned to nobody, before any enrichment (metrics). */
   onSkipped?(reason: SkipReason): void;
   enrich: NotifierEnrichOptions;
@@ -85,26 +87,31 @@ export const MASKED_FAILURE_KIND = 'masked-failure';
 export class Notifier implements AlertSink {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly skipped = new Set<string>();
+  private readonly requeue: Requeue;
   private readonly slots: ConcurrencyLimiter;
-  private readonly ops: OpsBurstCounter;
-  private opsPosting: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: NotifierOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrent ?? 8);
-    this.ops = new OpsBurstCounter({
-      windowMs: options.burst.windowMs,
-      threshold: options.burst.opsThreshold ?? 10,
-      now: () => options.now().getTime(),
-      onOpsBurst: (burst) => this.postOpsSummary(burst),
-    });
+    this.requeue = new Requeue({ ...options.requeue, onGivenUp: (key) => options.log.error({ key }, 'too many alerts waiting to be queued again; this one waits for the next resync') });
   }
 
   owed(alert: OwedAlert): void {
     if (this.inFlight.has(alert.key) || this.skipped.has(alert.key)) return;
     const job = this.slots.run(() => this.prepare(alert))
-      .catch((err: unknown) => this.options.log.error({ key: alert.key, err: (err as Error).message }, 'preparing an alert failed'))
+      .then(() => this.requeue.succeeded(alert.key))
+      .catch((err: unknown) => {
+        // Not queued (the store refused the write): prepared again after a backoff, the latest alert for the key winning.
+        const failures = this.requeue.failed(alert.key, () => this.owed(alert));
+        this.options.onRequeued?.();
+        this.options.log.error({ key: alert.key, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code, failures }, 'preparing an alert failed; prepared again after a backoff');
+      })
       .finally(() => this.inFlight.delete(alert.key));
     this.inFlight.set(alert.key, job);
+  }
+
+  /** Stops retrying alerts that could not be queued (shutdown). */
+  stop(): void {
+    this.requeue.stop();
   }
 
   /** Plans first: what is dropped is neither enriched nor queued. */
@@ -132,7 +139,7 @@ export class Notifier implements AlertSink {
     return alert.kind === 'state' && alert.workload.state === 'Completed' && !!this.options.maskedFailures && mayHideFailure(alert.workload);
   }
 
-  private skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): void {
+  private async skip(alert: OwedAlert, plan: Extract<Plan, { action: 'drop' }>): Promise<void> {
     const { log } = this.options;
     this.skipped.add(alert.key);
     if (this.skipped.size > SKIPPED_REMEMBERED) this.skipped.delete(this.skipped.values().next().value as string);
@@ -141,7 +148,7 @@ export class Notifier implements AlertSink {
     const w = alert.workload;
     if (alert.kind === 'stuck' || w.state === 'Completed') return;
     // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
-    this.ops.count(burstEntry(alert.key, { workload: w }));
+    await this.countForOperators(burstEntry(alert.key, { workload: w }));
     // The log archive keeps every failure's logs whoever is told.
     this.options.onSettled?.(w);
   }
@@ -151,7 +158,7 @@ export class Notifier implements AlertSink {
     while (this.inFlight.size) await Promise.all(this.inFlight.values());
   }
 
-  /** Makes pending burst rewrites due now and posts the operators' summary (shutdown, tests). */
+  /** Makes pending burst rewrites and the operators' summary due now (shutdown, tests). */
   async flushBursts(): Promise<void> {
     try {
       await this.options.store.burstRewritesDueNow(this.options.now());
@@ -159,8 +166,6 @@ export class Notifier implements AlertSink {
       // Nothing is lost: the rewrites stay queued for their own time.
       this.options.log.warn({ err: (err as Error).message }, 'cannot make burst rewrites due now');
     }
-    this.ops.flush();
-    await this.opsPosting;
     this.options.outbox.kick();
   }
 
@@ -202,7 +207,7 @@ export class Notifier implements AlertSink {
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
     if (alert.workload.state === 'Completed') return this.queue(item, w);
     const entry = burstEntry(alert.key, enriched);
-    this.ops.count(entry);
+    await this.countForOperators(entry);
     // The thread is in the store before its alert is queued: whatever follows finds it, however soon.
     const followUps = this.options.followUps;
     const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, w, message, enriched.triage, thread));
@@ -315,17 +320,21 @@ export class Notifier implements AlertSink {
     this.options.outbox.kick();
   }
 
-  /** The counter calls back synchronously; the summary is queued in the background, one at a time. */
-  private postOpsSummary(burst: OpsBurst): void {
-    const channel = this.options.burst.opsChannel;
-    this.options.log.warn({ count: burst.entries.length }, 'burst of workload failures');
-    if (!channel) return;
-    const item = { key: opsBurstKey(new Date(burst.openedAt)), kind: 'ops-burst', target: { type: 'channel' as const, channel }, payload: buildOpsBurstMessage(burst.entries, this.options.burst.windowMs) };
-    const now = this.options.now();
-    this.opsPosting = this.opsPosting
-      .then(() => this.options.store.enqueue(item, now))
-      .then(() => this.options.outbox.kick())
-      .catch((err: unknown) => this.options.log.error({ key: item.key, err: (err as Error)?.message ?? String(err) }, 'cannot queue the operators\' burst summary'));
+  /**
+   * Counts the alert into the stored cluster-wide burst; the operators' summary is queued (or its
+   * text brought up to date) in the same transaction, due when the burst closes. A failure here
+   * costs the summary a line, never the owner's alert.
+   */
+  private async countForOperators(entry: BurstEntry): Promise<void> {
+    const { windowMs, opsChannel: channel, opsThreshold: threshold = 10 } = this.options.burst;
+    try {
+      await this.options.store.admitToOpsBurst(entry.key, entry, this.options.now(), windowMs, (burst) => {
+        if (burst.entries.length === threshold) this.options.log.warn({ count: burst.entries.length, burst: burst.key }, 'burst of workload failures');
+        return opsSummary(burst, { windowMs, threshold, channel });
+      });
+    } catch (err) {
+      this.options.log.error({ key: entry.key, err: (err as Error)?.message ?? String(err) }, 'cannot count the alert into the operators\' burst summary');
+    }
   }
 }
 
@@ -336,12 +345,10 @@ function logFindingsOfAlert(e: Enriched) {
 
 type QueuedAlert = { key: string; kind: string; target: Extract<OutboxTarget, { type: 'owner' }>; payload: SlackMessage };
 
-/** An owed alert as its plan sees it: the kind it is queued as, and whether it may burst. */
+/** An owed alert as its plan sees it: the kind it is queued as (its state's), and whether it may burst. */
 function owedOf(alert: OwedAlert): Owed {
   const w = alert.workload;
-  // A stuck warning is queued under its state's name (pending, initializing), like a state alert.
-  const kind = w.state.toLowerCase();
-  return { key: alert.key, kind, owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
+  return { key: alert.key, kind: w.state.toLowerCase(), owner: w.owner || undefined, project: w.project, workload: muteTarget(w.namespace, w.name, w.cluster), burstable: alert.kind === 'state' && w.state !== 'Completed' };
 }
 
 function ownerTarget(w: Workload) {

@@ -16,11 +16,21 @@
  *   - a store write that fails after Slack accepted a message is kept in memory and retried
  *     before anything else is sent, so the process never sends it again while it lives;
  *   - no error drops an owed message except a permanent refusal of that message, or its age
- *     passing `retentionMs`; a rejected token holds the whole queue instead.
+ *     passing `retentionMs`; a rejected token holds the whole queue instead, and a channel that
+ *     refuses the bot (not invited) sends the message down its plan or makes it wait.
+ * Where a message goes is not decided here: an owner's message carries its plan
+ * (delivery/plan.ts), and the outbox only asks whether the person still wants it.
+ * With two replicas (README, "High availability"): each sending turn takes a fencing token, the
+ * store's send epoch (beginSending); the sender claims what it sends under it (claimOutbox, a
+ * claim no longer than the lease time left), checks its lease time left (a monotonic deadline)
+ * before every Slack call, and records every send in a transaction that refuses a stale token. So
+ * a replica cut off or frozen past its Lease sends nothing once another has started its turn, and
+ * at most the one message it had in flight is sent twice.
  */
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { mutedRecipient, parseBurstDestination } from '../keys.js';
-import type { BurstStore, HealthStore, LedgerEntry, LedgerStore, OutboxItem, OutboxStore, OutboxTarget, StoredBurstEntry } from '../store/port.js';
+import { StaleSenderError, type BurstStore, type HealthStore, type LedgerEntry, type LedgerStore, type OutboxItem, type OutboxStore, type OutboxTarget, type StoredBurstEntry } from '../store/port.js';
 import { buildOwnerBurstMessage } from '../messages/burst.js';
 import type { BurstEntry } from './burst.js';
 import { context, type Block } from '../messages/blocks.js';
@@ -30,7 +40,11 @@ import { refusalText, withNotes, type Payload, type Refusal } from '../delivery/
 import { owedOfItem, type DeliveryPlanner } from './planner.js';
 import { CHANNEL_REFUSALS, type RefusedChannels } from './refused-channels.js';
 import { backoffDelay } from '../lib/backoff.js';
-import { sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
+import { AuthHold, rejectsToken } from './auth-hold.js';
+import { RateGate, type GatedMethod } from './rate-gate.js';
+import { SlackSendError } from './slack-send-error.js';
+import { StoreGuard, type StoreProblem } from './store-guard.js';
+import { FollowUpPace, sendFollowUp, type FollowUpSendContext } from './follow-up-delivery.js';
 
 /**
  * The Slack calls the outbox makes (implemented over Bolt's WebClient in slack/client.ts). A DM
@@ -45,22 +59,12 @@ export interface SlackPoster {
   reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }>;
 }
 
-export class SlackSendError extends Error {
-  constructor(
-    message: string,
-    /** permanent: retrying cannot help (channel_not_found, invalid_blocks, …). */
-    readonly permanent: boolean,
-    readonly retryAfterMs?: number,
-    readonly slackError?: string,
-  ) {
-    super(message);
-    this.name = 'SlackSendError';
-  }
-}
+export { SlackSendError } from './slack-send-error.js';
+export type { StoreProblem } from './store-guard.js';
 
 export interface OutboxOptions {
   store: Pick<LedgerStore, 'ledgerEntry'> &
-    Pick<OutboxStore, 'dueOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
+    Pick<OutboxStore, 'beginSending' | 'claimOutbox' | 'queuedItem' | 'isQueued' | 'completeOutbox' | 'retryOutboxLater' | 'dropOutbox' | 'replaceOutboxPayload'> &
     Pick<BurstStore, 'burst' | 'burstEntries' | 'completeBurstRewrite' | 'dropBurst' | 'releaseBurst'> &
     Pick<HealthStore, 'location'>;
   slack: SlackPoster;
@@ -82,31 +86,39 @@ export interface OutboxOptions {
   authRetryMs?: number;
   /** Where the one-line operator alarm about a rejected token goes (default: stderr). */
   alarm?(line: string): void;
+  /** Who sends (the Lease identity), written beside the send epoch. Default: host name and pid. */
+  identity?: string;
+  /** The longest a claim on an item lasts (never longer than the lease time left). Default 10 s. */
+  claimMs?: number;
 }
 
-export interface StoreProblem {
-  op: string;
-  /** A write failed (SQLITE_FULL, SQLITE_READONLY, …), not only a read. */
-  write: boolean;
-  message: string;
-  code?: string;
-  at: string;
-  path: string;
+/**
+ * How long this replica may still call Slack as the sender, in ms, by a monotonic clock
+ * (performance.now(): a frozen and woken process sees the time it lost). LeaseElector.timeLeft;
+ * without ha the one replica always may.
+ */
+export type SendPermit = () => number;
+
+/** The permit ran out before a Slack call: this replica may no longer lead; nothing was sent. */
+class PermitLapsed extends Error {
+  constructor() {
+    super('the lease time left to send ran out');
+    this.name = 'PermitLapsed';
+  }
 }
+
+/** A destination a burst is keyed by: the person, or the channel plus project (channels never mix projects). */
+export interface BurstDestination {
+  key: string;
+  userId?: string;
+}
+
 
 const MAX_BACKOFF_MS = 10 * 60_000;
-const MAX_STORE_BACKOFF_MS = 60_000;
+const DEFAULT_CLAIM_MS = 10_000;
 /** A message waiting for a channel to let the bot in: the /invite is a person's, any minute. */
 const REFUSED_BACKOFF = { initialMs: 1000, maxMs: 60_000 };
 export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
-
-/**
- * Slack rejects the token itself: no message can go until someone fixes the secret, and
- * retrying costs nothing, so the whole queue waits rather than dropping each item as
- * "permanent". missing_scope is not here: it is per method (a lost im:write still lets channel
- * posts through), so it is retried per item with backoff, within the retention.
- */
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive']);
 
 /** A rewrite that cannot be applied: the folded alerts go out on their own instead. */
 const ANCHOR_GONE = 'the first message of the burst was not posted';
@@ -115,25 +127,42 @@ export class Outbox {
   private draining?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
-  private readonly pausedChannels = new Map<string, number>();
-  /** chat.postMessage or chat.update paused for the whole workspace until (ms). */
-  private readonly pausedMethods = new Map<string, number>();
-  /** When each channel was last posted to, for the last second or so. */
-  private readonly lastPosts = new Map<string, number>();
+  /** Follow-ups keep under Slack's limits rather than learn them from 429s (follow-up-delivery.ts). */
+  private readonly followUpPace = new FollowUpPace();
   private stopped = false;
-  /** Facts Slack accepted whose store write failed, by key: written before anything else is sent. */
-  private readonly unrecorded = new Map<string, { op: string; write: () => Promise<void> }>();
-  private storeProblem?: StoreProblem;
-  private storeFailures = 0;
-  private storeRetryAt = 0;
-  private authHeldUntil = 0;
-  private authProblem?: string;
+  /** This sender's fencing token (the store's send epoch), taken at its first pass after start(). */
+  private fence?: number;
+  /** Another replica began sending, or the permit lapsed: nothing is sent until start() again. */
+  private superseded = false;
+  private permit: SendPermit = () => Infinity;
+  /** Slack's Retry-After, per channel and per method (rate-gate.ts). */
+  private readonly gate: RateGate;
+  /** Store failures backed off, and what Slack accepted but the store did not record (store-guard.ts). */
+  private readonly guard: StoreGuard;
+  /** A rejected token holds the whole queue (auth-hold.ts). */
+  private readonly auth: AuthHold;
 
-  constructor(private readonly options: OutboxOptions) {}
+  constructor(private readonly options: OutboxOptions) {
+    this.gate = new RateGate(options.now);
+    this.guard = new StoreGuard({
+      location: options.store.location, log: options.log, now: options.now, onStoreError: options.onStoreError,
+      // A stale fence is an answer (another replica sends), not a store failure.
+      passThrough: (err) => err instanceof StaleSenderError,
+    });
+    this.auth = new AuthHold({ log: options.log, now: options.now, retryMs: options.authRetryMs, alarm: options.alarm, onHeld: () => options.onError?.('auth') });
+  }
 
-  /** Starts the retry timer; `kick()` sends at once whenever something is queued. */
-  start(intervalMs = 1000): void {
+  /**
+   * Starts sending (a new turn: a new send epoch is taken at the first pass) and the retry timer;
+   * `kick()` sends at once whenever something is queued. `permit` says how long this replica may
+   * still call Slack (the Lease's renew deadline); checked before every call.
+   */
+  start(permit: SendPermit = () => Infinity, intervalMs = 1000): void {
     this.stopped = false;
+    this.superseded = false;
+    this.fence = undefined;
+    this.permit = permit;
+    clearInterval(this.timer);
     this.timer = setInterval(() => this.kick(), intervalMs);
     this.timer.unref();
   }
@@ -171,28 +200,48 @@ export class Outbox {
 
   /** False while a store write has failed and not yet succeeded again (for /readyz). */
   storeHealthy(): boolean {
-    return !this.storeProblem;
+    return this.guard.healthy();
   }
 
   /** The last store failure while it lasts (op, SQLite code, store path). */
   lastStoreError(): StoreProblem | undefined {
-    return this.storeProblem;
+    return this.guard.problem();
   }
 
   /** The Slack error that holds the queue (invalid_auth, token_revoked, …), if any. */
   heldForAuth(): string | undefined {
-    return this.authProblem;
+    return this.auth.problem();
   }
 
   private async drain(): Promise<void> {
+    try {
+      await this.drainClaimed();
+    } catch (err) {
+      if (!(err instanceof StaleSenderError || err instanceof PermitLapsed)) throw err;
+      this.supersededBy(err);
+    }
+  }
+
+  /** Claims what is due under this sender's fence and sends it, until nothing due is left. */
+  private async drainClaimed(): Promise<void> {
     const { store, log } = this.options;
     for (;;) {
-      if (this.stopped || !(await this.recordUnrecorded()) || this.holding()) return;
-      const due = await this.storeCall('dueOutbox', () => store.dueOutbox(this.options.now(), 50), false);
+      if (this.stopped || this.superseded || !(await this.guard.recordUnrecorded()) || this.auth.holding()) return;
+      if (this.fence === undefined) {
+        const identity = this.options.identity ?? `${hostname()}-${process.pid}`;
+        this.fence = await this.guard.call('beginSending', () => store.beginSending(identity, this.options.now()));
+        if (this.fence === undefined) return;
+        log.info({ epoch: this.fence }, 'sending under a new send epoch');
+      }
+      const fence = this.fence;
+      const now = this.options.now();
+      const claimMs = Math.min(this.options.claimMs ?? DEFAULT_CLAIM_MS, this.permit());
+      if (!(claimMs > 0)) throw new PermitLapsed();
+      const due = await this.guard.call('claimOutbox', () => store.claimOutbox(fence, now, new Date(now.getTime() + claimMs), 50), false);
       if (!due?.length) return;
       let progressed = false;
       for (const item of due) {
-        if (this.stopped || !this.storeReady() || this.holding()) return;
+        if (this.stopped || this.superseded || !this.guard.ready() || this.auth.holding()) return;
         if (await this.expired(item)) {
           progressed = true;
           continue;
@@ -200,8 +249,9 @@ export class Outbox {
         try {
           await this.send(item);
           progressed = true;
-          this.tokenWorks();
+          this.auth.works();
         } catch (err) {
+          if (err instanceof StaleSenderError || err instanceof PermitLapsed) throw err;
           progressed = (await this.failed(item, err)) || progressed;
         }
       }
@@ -210,8 +260,21 @@ export class Outbox {
     }
   }
 
-  private holding(): boolean {
-    return this.authHeldUntil > this.options.now().getTime();
+  /**
+   * Another replica sends now (the store refused this fence), or this one's lease time ran out
+   * before a Slack call: stop until leadership starts this sender again. The items it claimed
+   * are left to the store: the new sender's epoch takes them once their claims end.
+   */
+  private supersededBy(err: StaleSenderError | PermitLapsed): void {
+    this.superseded = true;
+    this.fence = undefined;
+    this.options.log.warn({ reason: err.message }, 'this replica stops sending: another replica sends now, or its lease lapsed');
+  }
+
+  /** Every Slack call: only with lease time left (monotonic), and through the 429 gate. */
+  private callSlack<T>(channel: string, method: GatedMethod, call: () => Promise<T>): Promise<T> {
+    if (!(this.permit() > 0)) throw new PermitLapsed();
+    return this.gate.run(channel, method, call);
   }
 
   private async send(item: OutboxItem): Promise<void> {
@@ -231,15 +294,28 @@ export class Outbox {
 
   /** What a follow-up's send (follow-up-delivery.ts) shares with the rest of the outbox. */
   private followUpContext(): FollowUpSendContext {
+    const { store } = this.options;
+    const fence = this.fence;
     return {
-      store: this.options.store,
+      store: {
+        ledgerEntry: (key) => store.ledgerEntry(key),
+        isQueued: (key) => store.isQueued(key),
+        retryOutboxLater: (id, at, reason, wait) => store.retryOutboxLater(id, at, reason, wait),
+        dropOutbox: (id) => store.dropOutbox(id),
+        burstEntries: (anchorKey) => store.burstEntries(anchorKey),
+        // Recorded under this sending turn's fence, as every send (a stale turn's is refused).
+        completeOutbox: (id, entry) => store.completeOutbox(id, entry, fence),
+      },
       slack: this.options.slack,
       // The plan's rule for what a person wants (mutes, settings, quiet hours), asked when it is sent.
       wanted: async (userId, item, target) =>
         wanted({ key: item.key, kind: item.kind, project: target.project, workload: target.workload }, await this.options.planner.preferences(userId), this.options.now()),
-      withPause: (channel, method, call) => this.withPause(channel, method, call),
+      // The lease's time left and the 429 gate, as for every Slack call.
+      withPause: (channel, method, call) => this.callSlack(channel, method, call),
       recordAccepted: (item, write) => this.recordAccepted(item, 'completeOutbox', write),
-      write: (op, call) => this.write(op, call),
+      write: (op, call) => this.guard.write(op, call),
+      lastPost: (channel) => this.gate.lastPost(channel),
+      pace: this.followUpPace,
       onSkipped: (reason) => this.options.onSkipped?.(reason),
       now: () => this.options.now(),
       log: this.options.log,
@@ -248,11 +324,13 @@ export class Outbox {
 
   /** An owner's message queued without a plan (before plans; or Slack could not be asked who the owner is): planned now. */
   private async planNow(item: OutboxItem, target: Extract<OutboxTarget, { type: 'owner' }>): Promise<Destination[] | undefined> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, log } = this.options;
     const plan = await this.options.planner.plan(owedOfItem({ ...item, target }));
     if (plan.action === 'drop') {
       // Recorded as handled, so it is not decided and queued again.
-      if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: skippedRecipient(plan.reason), sentAt: this.options.now().toISOString() }))) {
+      if (await this.guard.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: skippedRecipient(plan.reason), sentAt: this.options.now().toISOString() }, fence))) {
         log.info({ key: item.key, why: plan.why }, 'not sent');
         this.options.onSkipped?.(plan.reason);
       }
@@ -262,18 +340,20 @@ export class Outbox {
   }
 
   private async stillWanted(item: OutboxItem, target: Extract<OutboxTarget, { type: 'owner' }>, userId: string): Promise<boolean> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, log } = this.options;
     const verdict = wanted(owedOfItem({ ...item, target }), await this.options.planner.preferences(userId), this.options.now());
     if (verdict.action === 'drop') {
       // Recorded as handled, so it is not decided and queued again.
-      if (await this.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }))) {
+      if (await this.guard.write('completeOutbox', () => store.completeOutbox(item.id, { key: item.key, recipient: mutedRecipient(userId), sentAt: this.options.now().toISOString() }, fence))) {
         log.info({ key: item.key, why: verdict.why }, 'not sent: the recipient does not want it');
         this.options.onSkipped?.(verdict.reason);
       }
       return false;
     }
     if (verdict.action === 'defer') {
-      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, verdict.until, 'quiet hours', 'deliberate'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, verdict.until, 'quiet hours', 'deliberate'));
       return false;
     }
     return true;
@@ -285,6 +365,8 @@ export class Outbox {
    * When every destination refuses, throws a refusal: the item waits and is tried again.
    */
   private async post(item: OutboxItem, destinations: readonly Destination[]): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, refused } = this.options;
     const passed: Refusal[] = [];
     for (const [i, destination] of destinations.entries()) {
@@ -298,7 +380,7 @@ export class Outbox {
       const payload = withNotes(item.payload as Payload, destination.note, passed);
       let result: { channel: string; ts?: string };
       try {
-        result = await this.withPause(destination.channel, 'chat.postMessage', () => slack.post(destination.channel, payload));
+        result = await this.callSlack(destination.channel, 'chat.postMessage', () => slack.post(destination.channel, payload));
       } catch (err) {
         if (!(err instanceof SlackSendError) || !err.slackError || !CHANNEL_REFUSALS.has(err.slackError) || destination.via === 'dm') throw err;
         await refused.refuse(destination.channel, err.slackError);
@@ -308,13 +390,13 @@ export class Outbox {
       if (destination.via !== 'dm') refused.accepted(destination.channel);
       if (passed.length) this.options.log.warn({ key: item.key, channel: destination.channel, refused: passed.map((r) => r.channel) }, 'posted further down the plan: Slack refused the places before');
       await this.recordAccepted(item, 'completeOutbox', () =>
-        store.completeOutbox(item.id, { key: item.key, recipient: destination.channel, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }),
+        store.completeOutbox(item.id, { key: item.key, recipient: destination.channel, channel: result.channel, ts: result.ts, sentAt: this.options.now().toISOString() }, fence),
       );
       return;
     }
     if (!passed.length) {
       this.options.log.error({ key: item.key }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
-      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
       this.options.onError?.('permanent');
       return;
     }
@@ -326,9 +408,11 @@ export class Outbox {
    * told. When the first message was never posted, the folded alerts go out on their own.
    */
   private async rewriteBurst(item: OutboxItem, anchorKey: string): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, log } = this.options;
     const now = this.options.now();
-    const read = await this.storeCall('readBurst', async () => ({
+    const read = await this.guard.call('readBurst', async () => ({
       burst: await store.burst(anchorKey),
       anchor: await store.ledgerEntry(anchorKey),
       queued: await store.queuedItem(anchorKey),
@@ -337,13 +421,13 @@ export class Outbox {
     if (!read) return;
     const { burst, anchor, queued, entries } = read;
     if (!burst) {
-      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
       return;
     }
     if (!anchor) {
       if (queued) {
         const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
         return;
       }
       await this.release(anchorKey, 'the first message was refused or dropped');
@@ -373,69 +457,38 @@ export class Outbox {
       // The anchor went further down its plan when the burst's channel refused it: the rewrite says so too.
       const refusedHere = destination?.kind === 'channel' && anchor.channel !== destination.channel ? [{ channel: destination.channel, slackError: this.options.refused.list().find((r) => r.channel === destination.channel)?.slackError ?? 'not_in_channel' }] : [];
       const payload = project === undefined ? message : withChannelNote(message, project, refusedHere);
-      await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
+      await this.callSlack(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, payload));
     }
     const told = telling.map((e) => ({ key: e.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt }));
-    await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted));
+    await this.recordAccepted(item, 'completeBurstRewrite', () => store.completeBurstRewrite(item.id, anchorKey, told, muted, fence));
     log.info({ anchor: anchorKey, told: told.length, muted: muted.length }, 'burst grouped for one destination');
   }
 
   /** The folded alerts of a burst whose first message is gone are queued to go out on their own. */
   private async release(anchorKey: string, why: string): Promise<void> {
-    const released = await this.storeCall('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
+    const released = await this.guard.call('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
     if (released?.length) this.options.log.warn({ anchor: anchorKey, released: released.length, why }, `${ANCHOR_GONE}; each folded alert is sent on its own`);
   }
 
   /** Rewrites a message already sent; waits while the original is still queued (rewrites queued before bursts were stored). */
   private async rewrite(item: OutboxItem, anchorKey: string): Promise<void> {
+    // Taken now: a fact kept for later (store-guard.ts) is written under the turn that sent it.
+    const fence = this.fence;
     const { store, slack, log } = this.options;
     const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
       if (!anchor && (await store.isQueued(anchorKey))) {
-        await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
       } else {
-        await this.write('dropOutbox', () => store.dropOutbox(item.id));
+        await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
         log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
       }
       return;
     }
-    await this.withPause(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
+    await this.callSlack(anchor.channel, 'chat.update', () => slack.update(anchor.channel!, anchor.ts!, item.payload));
     await this.recordAccepted(item, 'completeOutbox', () =>
-      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }),
+      store.completeOutbox(item.id, { key: item.key, recipient: anchor.recipient, channel: anchor.channel, ts: anchor.ts, sentAt: this.options.now().toISOString() }, fence),
     );
-  }
-
-  /**
-   * Runs a call unless a recent 429 paused its channel or its method. Slack limits
-   * chat.postMessage per channel (about 1/s) and per workspace (a few hundred a minute), and
-   * chat.update by its tier for the whole workspace. So a 429 on an update pauses every update,
-   * and a 429 on a post pauses the channel when it was posted to within the second (its own
-   * limit), else every post (the workspace's). Without that, a burst of hundreds of owners met
-   * the workspace limit with one refused call per queued item on every pass.
-   */
-  private async withPause<T>(channel: string, method: 'chat.postMessage' | 'chat.update', call: () => Promise<T>): Promise<T> {
-    const now = this.options.now().getTime();
-    const until = Math.max(this.pausedChannels.get(channel) ?? 0, this.pausedMethods.get(method) ?? 0);
-    if (until > now) throw new SlackSendError(`${method} is rate limited`, false, until - now, 'ratelimited');
-    try {
-      const value = await call();
-      if (method === 'chat.postMessage') this.postedAt(channel, now);
-      return value;
-    } catch (err) {
-      if (err instanceof SlackSendError && err.retryAfterMs !== undefined) {
-        const channelsOwn = method === 'chat.postMessage' && now - (this.lastPosts.get(channel) ?? -Infinity) < 1000;
-        if (channelsOwn) this.pausedChannels.set(channel, now + err.retryAfterMs);
-        else this.pausedMethods.set(method, now + err.retryAfterMs);
-      }
-      throw err;
-    }
-  }
-
-  /** Remembers a post for a second (whether a 429 in that channel can be the channel's own limit). */
-  private postedAt(channel: string, now: number): void {
-    this.lastPosts.set(channel, now);
-    if (this.lastPosts.size > 1000) for (const [c, at] of this.lastPosts) if (now - at >= 1000) this.lastPosts.delete(c);
-    if (this.pausedChannels.size > 1000) for (const [c, at] of this.pausedChannels) if (at <= now) this.pausedChannels.delete(c);
   }
 
   /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */
@@ -443,13 +496,13 @@ export class Outbox {
     const { store, log } = this.options;
     const e = err instanceof SlackSendError ? err : new SlackSendError((err as Error)?.message ?? String(err), false);
     const now = this.options.now().getTime();
-    if (e.slackError && AUTH_ERRORS.has(e.slackError)) {
-      this.holdForAuth(e.slackError);
+    if (rejectsToken(e.slackError)) {
+      this.auth.hold(e.slackError!);
       return false;
     }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
       return false;
     }
     if (e.slackError && CHANNEL_REFUSALS.has(e.slackError) && !e.permanent) {
@@ -458,7 +511,7 @@ export class Outbox {
       this.options.onError?.('refused');
       const delay = backoffDelay(item.attempts + 1, Math.random(), REFUSED_BACKOFF);
       this.options.log.warn({ key: item.key, err: e.message, retryInMs: delay }, 'no destination accepts the message yet; it waits');
-      await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
@@ -471,12 +524,12 @@ export class Outbox {
     if (e.permanent && e.slackError === 'invalid_blocks' && item.payload.blocks) {
       // Never lose the alert over a layout problem: send the text fallback alone.
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the blocks; sending the text fallback only');
-      return await this.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
+      return await this.guard.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
     }
     if (e.permanent) {
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError, err: e.message, attempts: item.attempts + 1 }, 'message dropped');
-      await this.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
       return true;
     }
     this.options.onError?.('transient');
@@ -484,7 +537,7 @@ export class Outbox {
     // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
-    await this.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
+    await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
     return false;
   }
 
@@ -494,88 +547,20 @@ export class Outbox {
     const age = this.options.now().getTime() - Date.parse(item.createdAt);
     if (!(age > retention)) return false;
     const { store, log } = this.options;
-    const dropped = await this.storeCall('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
+    const dropped = await this.guard.call('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
     if (!dropped) return false;
     this.options.onError?.('expired');
     log.error({ keys: dropped, kind: item.kind, ageMs: age, retentionMs: retention, lastError: item.lastError }, 'owed message dropped: it waited longer than slack.outboxRetention');
     return true;
   }
 
-  private holdForAuth(slackError: string): void {
-    const { log } = this.options;
-    const retryMs = this.options.authRetryMs ?? 60_000;
-    this.authHeldUntil = this.options.now().getTime() + retryMs;
-    this.options.onError?.('auth');
-    if (this.authProblem) return;
-    this.authProblem = slackError;
-    const line = `SLACK_BOT_TOKEN was rejected: ${slackError}. Nothing is dropped; every message waits (up to slack.outboxRetention) and is retried every ${Math.round(retryMs / 1000)} s. Fix: reinstall the app to the workspace (OAuth & Permissions) and update the secret with the new Bot User OAuth Token (xoxb-…).`;
-    log.error({ slackError, retryInMs: retryMs }, line);
-    (this.options.alarm ?? ((text: string) => process.stderr.write(`${text}\n`)))(line);
-  }
-
-  private tokenWorks(): void {
-    if (!this.authProblem) return;
-    this.options.log.info({ was: this.authProblem }, 'Slack accepts the bot token again; sending what was held');
-    this.authProblem = undefined;
-    this.authHeldUntil = 0;
-  }
-
   /**
-   * Records what Slack accepted. If the store refuses, the fact is kept here and written before
-   * anything else is sent, so this process never sends it again.
+   * Records what Slack accepted. If the store refuses, the fact is kept (store-guard.ts) and
+   * written before anything else is sent, so this process never sends it again.
    */
   private async recordAccepted(item: OutboxItem, op: string, write: () => Promise<void>): Promise<void> {
     this.options.onSent?.(item);
-    if (!(await this.write(op, write))) this.unrecorded.set(item.key, { op, write });
-  }
-
-  /** Healthy, or due to probe again with nothing Slack accepted still unwritten. */
-  private storeReady(): boolean {
-    return !this.storeProblem || (!this.unrecorded.size && this.options.now().getTime() >= this.storeRetryAt);
-  }
-
-  /** Writes the facts kept in memory; false while the store still refuses (or is backing off). */
-  private async recordUnrecorded(): Promise<boolean> {
-    if (!this.storeProblem) return true;
-    if (this.options.now().getTime() < this.storeRetryAt) return false;
-    for (const [key, fact] of this.unrecorded) {
-      if (!(await this.write(fact.op, fact.write))) return false;
-      this.unrecorded.delete(key);
-    }
-    // With nothing left to write back, the next store call is the probe.
-    return true;
-  }
-
-  /** A store write; a failure is logged, counted and backed off, never thrown. */
-  private async write(op: string, call: () => Promise<void>): Promise<boolean> {
-    return (await this.storeCall(op, async () => (await call(), true), true)) ?? false;
-  }
-
-  /**
-   * A store call; undefined when it failed (logged, counted, backed off). Only a write that
-   * works ends a store problem: with SQLITE_FULL or SQLITE_READONLY reads still succeed.
-   */
-  private async storeCall<T>(op: string, call: () => Promise<T>, writes = true): Promise<T | undefined> {
-    try {
-      const value = await call();
-      // (A failed write is always followed by another: the item it was about is still due, or its fact is kept here.)
-      if (this.storeProblem && (writes || !this.storeProblem.write) && this.unrecorded.size <= 1) {
-        // (The fact being written back may be the last one kept in memory.)
-        this.options.log.info({ op, store: this.options.store.location, was: this.storeProblem.code }, 'the store accepts writes again');
-        this.storeProblem = undefined;
-        this.storeFailures = 0;
-      }
-      return value;
-    } catch (err) {
-      const e = err as { message?: string; code?: string };
-      this.storeFailures += 1;
-      const wait = Math.min(MAX_STORE_BACKOFF_MS, 500 * 2 ** Math.min(this.storeFailures - 1, 10));
-      this.storeRetryAt = this.options.now().getTime() + wait;
-      this.storeProblem = { op, write: writes, message: e?.message ?? String(err), code: e?.code, at: this.options.now().toISOString(), path: this.options.store.location };
-      this.options.log.error({ op, code: e?.code, err: e?.message, store: this.options.store.location, retryInMs: wait }, 'store call failed; nothing is sent until it works again');
-      this.options.onStoreError?.(op, err);
-      return undefined;
-    }
+    await this.guard.record(item.key, op, write);
   }
 }
 

@@ -24,6 +24,7 @@ import type { WorkloadKindRef } from '../cluster/kinds.js';
 import type { WorkloadEventHandler } from '../cluster/watcher.js';
 import type { LedgerStore, OutboxStore, StoredWorkload, WorkloadStore } from '../store/port.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
+import { Requeue, type RequeueOptions } from '../lib/requeue.js';
 import { ConcurrencyLimiter } from '../lib/limiter.js';
 import { WorkloadCache } from './workload-cache.js';
 import { decideChange, decideDeletion, decideStuck, podsCouldDate, type ChangeDecision, type Remembered } from '../lifecycle/transitions.js';
@@ -68,6 +69,10 @@ export interface ReconcilerOptions {
    * API call. Not asked for the first list after a start: those were running before. Must be cheap.
    */
   onStarted?(workload: Workload, raw: unknown): void;
+  /** Decisions that failed and are made again after a backoff (metrics); `n` of them at once. */
+  onRequeued?(n?: number): void;
+  /** The backoff of a failed decision (tests shorten or lengthen it). */
+  requeue?: RequeueOptions;
   /** Thresholds for workloads that stay Pending or Initializing too long; none: no such warnings. */
   stuck?: { pendingAfterMs(project: string): number; initializingAfterMs: number };
   /** Where the workloads the watch shows are kept (default: a cache of its own). */
@@ -116,10 +121,12 @@ export class WorkloadReconciler implements WorkloadEventHandler {
   /** Uids with a reconcile queued and not yet started: a new event for them adds nothing. */
   private readonly reconcileQueued = new Set<string>();
   private readonly podReads = new ConcurrencyLimiter(MAX_CONCURRENT_POD_READS);
+  private readonly requeue: Requeue;
 
   constructor(private readonly options: ReconcilerOptions) {
     this.slots = new ConcurrencyLimiter(options.maxConcurrentDecisions ?? 16);
     this.cache = options.cache ?? new WorkloadCache();
+    this.requeue = new Requeue({ ...options.requeue, onGivenUp: (key) => options.log.error({ key }, 'too many failed decisions waiting; this one waits for the next resync') });
   }
 
   /** The owners of the workloads the cluster shows now. */
@@ -187,11 +194,26 @@ export class WorkloadReconciler implements WorkloadEventHandler {
     this.options.sink.owed({ key: owed.key, kind: 'stuck', workload, since: owed.since });
   }
 
-  /** Queues a decision for one workload after those already queued for it; a failure is logged. */
-  private schedule(id: string, what: string, job: () => Promise<void>): void {
-    void this.perWorkload.run(id, () => this.slots.run(job)).catch((err: unknown) =>
-      this.options.log.error({ workload: id, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, `${what} failed; the next event or resync decides again`),
-    );
+  /**
+   * Queues a decision for one workload after those already queued for it. A failure (the store
+   * refused a write, say) is logged and the decision made again after a backoff (`retry`, keyed
+   * by what and whom): a Failed workload brings no further event, so nothing else would.
+   */
+  private schedule(id: string, what: string, job: () => Promise<void>, retry: () => void = () => this.schedule(id, what, job)): void {
+    const key = `${what}|${id}`;
+    void this.perWorkload
+      .run(id, () => this.slots.run(job))
+      .then(() => this.requeue.succeeded(key))
+      .catch((err: unknown) => {
+        const failures = this.requeue.failed(key, retry);
+        this.options.onRequeued?.();
+        this.options.log.error({ workload: id, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code, failures }, `${what} failed; decided again after a backoff`);
+      });
+  }
+
+  /** Stops retrying failed decisions (shutdown). */
+  stop(): void {
+    this.requeue.stop();
   }
 
   /** The unnamed cluster's handler (a config without `clusters:`). */
@@ -319,18 +341,29 @@ export class WorkloadReconciler implements WorkloadEventHandler {
           await this.reconcileSlice(fresh);
         }),
       )
-      .catch((err: unknown) =>
-        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, 'reconciling a slice of workloads failed; the next event or resync decides again'),
-      );
+      .then(() => {
+        for (const id of fresh) this.requeue.succeeded(`reconcile|${id}`);
+      })
+      .catch((err: unknown) => {
+        // Each workload of the slice is decided again on its own, after its backoff.
+        for (const id of fresh) this.requeue.failed(`reconcile|${id}`, () => this.queueReconcile(id));
+        this.options.onRequeued?.(fresh.length);
+        this.options.log.error({ workloads: fresh.length, err: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code }, 'reconciling a slice of workloads failed; each is decided again after a backoff');
+      });
   }
 
   private queueReconcile(id: string): void {
     if (this.reconcileQueued.has(id)) return;
     this.reconcileQueued.add(id);
-    this.schedule(id, 'reconcile', () => {
-      this.reconcileQueued.delete(id);
-      return this.reconcile(id);
-    });
+    this.schedule(
+      id,
+      'reconcile',
+      () => {
+        this.reconcileQueued.delete(id);
+        return this.reconcile(id);
+      },
+      () => this.queueReconcile(id),
+    );
   }
 
   private queueDeletion(id: string, workload: Workload): void {

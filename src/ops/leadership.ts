@@ -8,7 +8,9 @@
  * The outbox sends only while all three hold: Slack accepted the bot token (every send before
  * would fail and use up a try), this replica leads, and the bot is not stopping. Two replicas
  * sending from one store would each send the same queued item, hence the outbox is the first
- * thing follow() stops.
+ * thing follow() stops. That rule does not rest on timers alone: the outbox gets the Lease's time
+ * left (a monotonic deadline) and checks it before every Slack call, and each start is a new
+ * sending turn fenced in the store (notify/outbox.ts).
  */
 import type { Logger } from 'pino';
 import { repeat } from '../lib/repeat.js';
@@ -20,9 +22,18 @@ export interface LeaderDuty {
   stop(): void | Promise<void>;
 }
 
+/**
+ * How long this replica may still act as the leader, in ms by a monotonic clock (the Lease's
+ * renew deadline; LeaseElector.timeLeft). Without ha: always.
+ */
+export type LeadPermit = () => number;
+
+const ALWAYS: LeadPermit = () => Infinity;
+
 /** The outbox as leadership drives it. */
 export interface Sender {
-  start(): void;
+  /** Starts a new sending turn; `permit` is checked before each Slack call. */
+  start(permit: LeadPermit): void;
   /** Resolves when the send in progress (if any) has finished. */
   stop(): Promise<void>;
 }
@@ -44,6 +55,7 @@ export class Leadership {
   private slackAccepted = false;
   private sending = false;
   private dutiesRunning = false;
+  private permit: LeadPermit = ALWAYS;
 
   constructor(private readonly options: LeadershipOptions) {
     this.leadingNow = options.leading;
@@ -55,9 +67,14 @@ export class Leadership {
     return this.leadingNow;
   }
 
-  /** This replica leads: the schedules start, and the outbox too once Slack accepted the token. */
-  lead(): void {
+  /**
+   * This replica leads: the schedules start, and the outbox too once Slack accepted the token.
+   * `permit` says for how long (the Lease's); the outbox checks it before every Slack call, so a
+   * replica frozen past its lease and woken calls Slack no more, whichever timer runs first.
+   */
+  lead(permit: LeadPermit = ALWAYS): void {
     if (this.options.stopping()) return;
+    this.permit = permit;
     if (!this.leadingNow) {
       this.leadingNow = true;
       this.options.onChange?.(true);
@@ -108,7 +125,7 @@ export class Leadership {
     const shouldSend = this.slackAccepted && this.leadingNow && !this.options.stopping();
     if (shouldSend && !this.sending) {
       this.sending = true;
-      this.options.outbox.start();
+      this.options.outbox.start(this.permit);
     } else if (!shouldSend && this.sending) {
       void this.stopOutbox();
     }

@@ -25,6 +25,7 @@ export class Metrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly decisionsRequeued = new Counter({ name: 'runai_bot_decisions_requeued_total', help: 'Decisions (reconcile, deletion, stuck check) and alert preparations that failed (the store refused, …) and are made again after a backoff, by stage', labelNames: ['stage'], registers: [this.registry] });
   readonly deliverySkipped = new Counter({ name: 'runai_bot_delivery_skipped_total', help: 'Owed messages planned to nobody (muted, not opted in, nowhere to go), by reason: not enriched, not queued, no ledger row', labelNames: ['reason'], registers: [this.registry] });
   readonly refusedChannels = new Gauge({ name: 'runai_bot_refused_channels', help: 'Channels where Slack refuses the bot\'s posts (not_in_channel, channel_not_found): 1 per channel while it refuses', labelNames: ['channel', 'error'], registers: [this.registry] });
   readonly outboxDepth = new Gauge({ name: 'runai_bot_outbox_depth', help: 'Messages waiting to be sent', registers: [this.registry] });

@@ -3,8 +3,8 @@
  * the owner directory, the outbox that sends, the notifier that prepares what is owed, the
  * reconciler that decides it. Nothing is started; leadership starts the outbox (leader-duties.ts).
  */
-import type { Logger } from 'pino';
-import { pendingAfterMs, uiUrlFor, type Config } from '../config.js';
+import { haLease, pendingAfterMs, uiUrlFor } from '../config.js';
+import { leaseIdentity } from '../cluster/lease.js';
 import type { LifecycleState } from '../model.js';
 import { LogArchiver } from '../archive/archiver.js';
 import { ArchiveProblemReporter } from '../archive/problem-reporter.js';
@@ -22,24 +22,14 @@ import { OwnerPrefetcher } from '../notify/owner-prefetch.js';
 import { OwnerDirectory } from '../notify/owners.js';
 import { WorkloadReconciler } from '../notify/reconciler.js';
 import { WorkloadCache } from '../notify/workload-cache.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { SlackApp } from '../slack/app.js';
 import { SlackGateway } from '../slack/client.js';
-import type { Store } from '../store/port.js';
 import type { ClusterReaders } from './clusters.js';
-import type { RunState } from './run-state.js';
+import type { SharedParts } from './run-state.js';
 
 /** Failed and Stopped always reach the owner; Completed only those who opted in (settings). */
 const ALERT_STATES: ReadonlySet<LifecycleState> = new Set(['Failed', 'Stopped', 'Completed']);
 
-export interface DeliveryOptions {
-  config: Config;
-  log: Logger;
-  now(): Date;
-  store: Store;
-  metrics: Metrics;
-  run: RunState;
-  slackApp: SlackApp;
+export interface DeliveryOptions extends SharedParts {
   clusters: ClusterReaders;
 }
 
@@ -64,6 +54,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
   const cache = new WorkloadCache();
   const gateway = new SlackGateway(slackApp.app.client);
   const owners = new OwnerDirectory(config.owners, gateway, store, now);
+  const lease = haLease(config);
   // Who hears what is decided once, before enrichment (delivery/plan.ts); the planner reads its facts.
   const planner = new DeliveryPlanner({
     owners,
@@ -98,6 +89,8 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onError: (kind) => metrics.slackErrors.inc({ kind }),
     onStoreError: (op) => metrics.storeErrors.inc({ op }),
     retentionMs: config.slack.outboxRetention,
+    // With ha: the Lease holder's identity, written beside each sending turn's epoch.
+    identity: lease ? leaseIdentity(lease.podName) : undefined,
   });
   slackApp.connection.whenConnected(outboxHooks({ outbox, store, now, log }).onConnected);
   // Paused (queueing only) until Slack accepts the bot token and this replica leads (ops/leadership.ts).
@@ -132,6 +125,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     outbox,
     planner,
     onSkipped: (reason) => metrics.deliverySkipped.inc({ reason }),
+    onRequeued: () => metrics.decisionsRequeued.inc({ stage: 'alert' }),
     log: log.child({ component: 'notifier' }),
     now,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
@@ -182,6 +176,7 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     onTransition: (t) => metrics.transitions.inc({ from: t.from ?? 'none', to: t.to, ...(t.workload.cluster ? { cluster: t.workload.cluster } : {}) }),
     onMalformed: (_ref, _reason, cluster) => metrics.malformed.inc(cluster ? { cluster } : {}),
     onOwnerSeen: (owner) => ownerPrefetch.seen(owner),
+    onRequeued: (n = 1) => metrics.decisionsRequeued.inc({ stage: 'decision' }, n),
     onStarted: (workload, raw) => logTips.started(workload, raw),
     stuck: { pendingAfterMs: (project) => pendingAfterMs(config, project), initializingAfterMs: config.alerts.initializingAfter },
   });

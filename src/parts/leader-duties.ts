@@ -4,9 +4,8 @@
  * decides who leads. Nothing is started: src/app.ts starts the elector (or leads at once).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { haLease, leaseCluster, type Config } from '../config.js';
+import { haLease, leaseCluster } from '../config.js';
 import { workloadId } from '../model.js';
 import { LeaseElector, leaseIdentity } from '../cluster/lease.js';
 import { fetchThrough } from '../lib/proxy.js';
@@ -18,27 +17,17 @@ import { CleanupNudger } from '../notify/cleanup.js';
 import { maintenanceDelivery } from '../notify/maintenance-delivery.js';
 import { stuckCheckDuty } from '../notify/stuck-timer.js';
 import { Leadership, whileFollowing } from '../ops/leadership.js';
-import type { Metrics } from '../ops/metrics.js';
 import { RetentionPruner } from '../ops/retention.js';
-import type { SlackApp } from '../slack/app.js';
 import { StoreMaintenanceLedger } from '../store/maintenance-ledger.js';
-import type { Store } from '../store/port.js';
 import type { DeliveryParts } from './delivery.js';
-import type { RunState } from './run-state.js';
+import type { SharedParts } from './run-state.js';
 
 /** The ledger is kept at least this long, however short the catch-up and cleanup windows. */
 const MIN_LEDGER_KEEP_MS = 30 * 86_400_000;
 /** How often a follower (ha) takes the leader's last good copy of the maintenance feed from the store. */
 const FEED_MIRROR_MS = 60_000;
 
-export interface LeaderDutiesOptions {
-  config: Config;
-  log: Logger;
-  now(): Date;
-  store: Store;
-  metrics: Metrics;
-  run: RunState;
-  slackApp: SlackApp;
+export interface LeaderDutiesOptions extends SharedParts {
   delivery: DeliveryParts;
   /** One per entry of config.clusters; the Lease lives in ha.cluster's, else the first's. */
   kubeConfigs: KubeConfig[];
@@ -124,7 +113,7 @@ export function leaderDuties({ config, log, now, store, metrics, run, slackApp, 
         identity: leaseIdentity(lease.podName),
         leaseDurationMs: lease.leaseDurationMs,
         log: log.child({ component: 'lease' }),
-        onStartedLeading: () => leadership.lead(),
+        onStartedLeading: (timeLeft) => leadership.lead(timeLeft),
         onStoppedLeading: () => leadership.follow(),
       })
     : undefined;

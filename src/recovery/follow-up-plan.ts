@@ -13,18 +13,31 @@
  *   created within `followups.window` after the attempt before it failed or stopped
  *                                         → "resubmitted" in the thread, with what changed
  */
-import { workloadId, type Workload } from '../model.js';
+import { workloadId, type FollowUpEvent, type Workload } from '../model.js';
 import { diffSubmission, resubmissionVerdict, type ResubmissionVerdict, type SubmissionChange } from './diff.js';
 import type { Submission } from './submission.js';
-import type { StoredFollowUpThread } from '../store/port.js';
-import type { FollowUpEvent } from '../messages/follow-ups.js';
 
-export type FollowUpStep =
+/** What the decision reads of a thread (the store's StoredFollowUpThread is one, with more beside). */
+export interface ThreadState {
+  /** The alert the thread hangs under: `wl:<id>:Failed` or `:Stopped`. */
+  rootKey: string;
+  /** The workload (workloadId()) the thread follows now. */
+  current: string;
+  lastState: string;
+  alerted: 'Failed' | 'Stopped';
+  endedAt: string;
+  events: string[];
+  submission?: unknown;
+  transient?: boolean;
+  updatedAt: string;
+}
+
+export type FollowUpStep<T extends ThreadState = ThreadState> =
   | { action: 'none' }
   /** Remember the state (Pending, Initializing): nothing to say. */
-  | { action: 'note'; thread: StoredFollowUpThread }
+  | { action: 'note'; thread: T }
   /** Say it in the thread (or, for `failed`, in a new DM) and edit the root; `seq` numbers it within the thread. */
-  | { action: 'tell'; event: FollowUpEvent; seq: number; thread: StoredFollowUpThread; resubmission: boolean };
+  | { action: 'tell'; event: FollowUpEvent; seq: number; thread: T; resubmission: boolean };
 
 export interface FollowUpSight {
   /** The workload as the cluster shows it now. */
@@ -42,7 +55,7 @@ const EVENT_OF_STATE: Partial<Record<string, FollowUpEvent>> = {
 };
 
 /** The rootKey's workload id: `wl:<id>:<State>`. */
-export function rootWorkloadId(thread: Pick<StoredFollowUpThread, 'rootKey'>): string {
+export function rootWorkloadId(thread: Pick<ThreadState, 'rootKey'>): string {
   const rest = thread.rootKey.slice(thread.rootKey.indexOf(':') + 1);
   return rest.slice(0, rest.lastIndexOf(':'));
 }
@@ -52,7 +65,7 @@ export function rootWorkloadId(thread: Pick<StoredFollowUpThread, 'rootKey'>): s
  * since have been deleted, the usual clean-up before a resubmission), or was resubmitted and
  * never got anywhere. A workload that ran again or completed is no longer waiting for a fix.
  */
-export function awaitsResubmission(thread: Pick<StoredFollowUpThread, 'events' | 'lastState'>): boolean {
+export function awaitsResubmission(thread: Pick<ThreadState, 'events' | 'lastState'>): boolean {
   if (thread.lastState === 'Failed' || thread.lastState === 'Stopped') return true;
   if (thread.lastState !== 'Deleted' && thread.lastState !== 'Pending' && thread.lastState !== 'Initializing') return false;
   const last = [...thread.events].reverse().find((e) => e !== 'deleted');
@@ -60,7 +73,7 @@ export function awaitsResubmission(thread: Pick<StoredFollowUpThread, 'events' |
 }
 
 /** The next step for a thread, given the workload of its chain as the cluster shows it now. */
-export function planFollowUp(thread: StoredFollowUpThread | undefined, sight: FollowUpSight, now: Date, windowMs: number): FollowUpStep {
+export function planFollowUp<T extends ThreadState>(thread: T | undefined, sight: FollowUpSight, now: Date, windowMs: number): FollowUpStep<T> {
   if (!thread) return { action: 'none' };
   const w = sight.workload;
   const id = workloadId(w);
@@ -104,7 +117,7 @@ export function statusEvents(events: readonly FollowUpEvent[]): FollowUpEvent[] 
 }
 
 /** What the resubmission reply says: the changes since the attempt before, and the guide's verdict on them. */
-export function resubmissionAdvice(thread: Pick<StoredFollowUpThread, 'submission' | 'alerted' | 'events' | 'transient'>, next: Submission): { changes: SubmissionChange[]; verdict: ResubmissionVerdict } | undefined {
+export function resubmissionAdvice(thread: Pick<ThreadState, 'submission' | 'alerted' | 'events' | 'transient'>, next: Submission): { changes: SubmissionChange[]; verdict: ResubmissionVerdict } | undefined {
   const previous = thread.submission as Submission | undefined;
   if (!previous || !Array.isArray(previous.argv)) return undefined;
   const changes = diffSubmission(previous, next);

@@ -52,26 +52,19 @@ export class SlackGateway implements SlackPoster, SlackDirectory {
   }
 
   async post(channel: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
-    try {
-      const result = await this.client.chat.postMessage({
-        channel,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-      return { channel: result.channel ?? channel, ts: result.ts };
-    } catch (err) {
-      throw toSlackSendError(err);
-    }
+    return this.postMessage(channel, message);
   }
 
   /** A reply in the thread of `threadTs`, never broadcast to the channel (reply_broadcast is left unset). */
   async reply(channel: string, threadTs: string, message: { text: string; blocks?: Block[] }): Promise<{ channel: string; ts?: string }> {
+    return this.postMessage(channel, message, threadTs);
+  }
+
+  private async postMessage(channel: string, message: { text: string; blocks?: Block[] }, threadTs?: string): Promise<{ channel: string; ts?: string }> {
     try {
       const result = await this.client.chat.postMessage({
         channel,
-        thread_ts: threadTs,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
         text: message.text,
         ...(message.blocks ? { blocks: message.blocks } : {}),
         unfurl_links: false,

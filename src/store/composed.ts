@@ -25,6 +25,7 @@ import type {
   Store,
   StoredBurst,
   StoredBurstEntry,
+  StoredOpsBurst,
   StoredFollowUpThread,
   StoredWorkload,
   WorkloadStore,
@@ -80,11 +81,17 @@ export abstract class ComposedStore implements Store {
   async dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]> {
     return this.parts.outbox.dueOutbox(now, limit);
   }
+  async beginSending(holder: string, now: Date): Promise<number> {
+    return this.parts.outbox.beginSending(holder, now);
+  }
+  async claimOutbox(fence: number, now: Date, claimUntil: Date, limit?: number): Promise<OutboxItem[]> {
+    return this.parts.outbox.claimOutbox(fence, now, claimUntil, limit);
+  }
   async outboxDepth(): Promise<number> {
     return this.parts.outbox.outboxDepth();
   }
-  async completeOutbox(id: number, entry: LedgerEntry): Promise<void> {
-    return this.parts.outbox.completeOutbox(id, entry);
+  async completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void> {
+    return this.parts.outbox.completeOutbox(id, entry, fence);
   }
   async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
     return this.parts.outbox.retryOutboxLater(id, nextAttemptAt, reason, wait);
@@ -115,14 +122,17 @@ export abstract class ComposedStore implements Store {
   async burstEntries(anchorKey: string): Promise<StoredBurstEntry[]> {
     return this.parts.bursts.burstEntries(anchorKey);
   }
-  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[]): Promise<void> {
-    return this.parts.bursts.completeBurstRewrite(itemId, anchorKey, told, muted);
+  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[], fence?: number): Promise<void> {
+    return this.parts.bursts.completeBurstRewrite(itemId, anchorKey, told, muted, fence);
   }
   async dropBurst(anchorKey: string): Promise<string[]> {
     return this.parts.bursts.dropBurst(anchorKey);
   }
   async releaseBurst(anchorKey: string, now: Date): Promise<string[]> {
     return this.parts.bursts.releaseBurst(anchorKey, now);
+  }
+  async admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void> {
+    return this.parts.bursts.admitToOpsBurst(entryKey, entry, now, windowMs, compose);
   }
   async burstRewritesDueNow(now: Date): Promise<void> {
     return this.parts.bursts.burstRewritesDueNow(now);

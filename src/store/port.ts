@@ -15,7 +15,7 @@
  *
  * KEY SPACE. Ledger and outbox keys are strings with a kind prefix, built and parsed only in
  * src/keys.ts (`wl:<id>:<state>`, `burst:<anchor>`, `ops-burst:<iso>`, `cleanup:<owner>:<day>`,
- * `mw:<reminder>`, `archive:…`); the stores take their prefixes from there and never spell a key.
+ * `mw:<reminder>`, `archive:…`, `refused:<channel>:<day>`); the stores take their prefixes from there and never spell a key.
  * A workload's <id> is workloadId() (src/model.ts): `<cluster>/<uid>` when it runs in a cluster
  * named in `clusters:`, the bare Kubernetes uid for the one unnamed cluster of a config without it. So several clusters share one key space with no extra key column: the
  * same uid in two clusters gives two ids, and the keys and rows a single-cluster bot wrote before
@@ -26,7 +26,7 @@
  * person; the feed cache by URL: people-level data is shared across clusters.
  */
 import type { SlackMessage } from '../messages/blocks.js';
-import type { StoredPlan } from '../delivery/plan.js';
+import type { StoredPlan } from '../model.js';
 
 export interface LedgerEntry {
   key: string;
@@ -137,6 +137,16 @@ export interface StoredBurst {
   closesAt: string;
 }
 
+/** A cluster-wide burst of alerts for the operators' summary, as stored. */
+export interface StoredOpsBurst {
+  /** opsBurstKey(openedAt): the summary's outbox and ledger key. */
+  key: string;
+  openedAt: string;
+  closesAt: string;
+  /** The alerts counted into it, in the order first counted. */
+  entries: unknown[];
+}
+
 /** What admitToBurst's `decide` answers for the open burst it read (notify/burst.ts `admit`). */
 export type BurstAdmission =
   | { grouped: false; closesAt: number }
@@ -177,9 +187,26 @@ export interface OutboxStore {
    * longest due, then queue order.
    */
   dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
+  /**
+   * Starts a sender's turn: bumps the store's send epoch and returns it, the fencing token every
+   * claim and every completion of this sender carries. A sender whose epoch is no longer the
+   * store's (another replica began sending since) is refused with StaleSenderError.
+   */
+  beginSending(holder: string, now: Date): Promise<number>;
+  /**
+   * Claims the items due at `now` (the order of dueOutbox) for the sender holding `fence`, until
+   * `claimUntil`: an item another sender claimed is skipped until its claim ends; this sender's
+   * own unfinished claims are taken again. In one transaction that first checks the fence
+   * (StaleSenderError when stale); PostgreSQL locks the rows it claims (FOR UPDATE SKIP LOCKED).
+   */
+  claimOutbox(fence: number, now: Date, claimUntil: Date, limit?: number): Promise<OutboxItem[]>;
   outboxDepth(): Promise<number>;
-  /** Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. */
-  completeOutbox(id: number, entry: LedgerEntry): Promise<void>;
+  /**
+   * Moves a sent item to the ledger in one transaction, so a crash cannot send it twice. With
+   * `fence`, the same transaction first checks it is still the store's send epoch
+   * (StaleSenderError otherwise, and nothing is written).
+   */
+  completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void>;
   /** Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited. */
   retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void>;
   dropOutbox(id: number): Promise<void>;
@@ -187,6 +214,22 @@ export interface OutboxStore {
   replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
   /** Makes due now the items waiting out a failure's `backoff` (never a rate limit's or a deliberate wait). */
   expediteOutbox(now: Date): Promise<number>;
+}
+
+/**
+ * A sender's fencing token is no longer the store's send epoch: another replica began sending
+ * since (it won the Lease while this one was cut off or frozen). What it asked is not done.
+ */
+export class StaleSenderError extends Error {
+  constructor(readonly fence: number, readonly current: number | undefined) {
+    super(`send epoch ${fence} is stale: the store's is ${current ?? 'unset'} (another replica sends now)`);
+    this.name = 'StaleSenderError';
+  }
+}
+
+/** Throws StaleSenderError unless `fence` (when given) is the store's current send epoch. */
+export function checkFence(fence: number | undefined, current: number | undefined): void {
+  if (fence !== undefined && fence !== current) throw new StaleSenderError(fence, current);
 }
 
 /** What admitToBurst did: queued the item to anchor a new burst, or folded it into the open one. */
@@ -210,13 +253,21 @@ export interface BurstStore {
   ): Promise<BurstAdmitted | undefined>;
   burstEntries(anchorKey: string): Promise<StoredBurstEntry[]>;
   /** A rewrite naming `told` was accepted: ledger rows, entries marked, rewrite dequeued; one transaction. */
-  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[]): Promise<void>;
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[], fence?: number): Promise<void>;
   /** Drops a burst's rewrite and the folded alerts it still owed (past the retention). Returns their keys. */
   dropBurst(anchorKey: string): Promise<string[]>;
   /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
   releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
-  /** Makes every burst rewrite due now (shutdown, tests). */
+  /** Makes every burst rewrite and operators' summary due now (shutdown, tests). */
   burstRewritesDueNow(now: Date): Promise<void>;
+  /**
+   * Counts an alert into the cluster-wide burst open at `now` (opening one for `windowMs` when
+   * none is), once per `entryKey` however many replicas count it; then asks `compose` (pure) for
+   * the operators' summary of the burst as it now stands, and queues it (due when the burst
+   * closes) or replaces the queued one's text. One transaction, serialised across replicas, so a
+   * burst has one summary. Nothing is queued for a summary already sent.
+   */
+  admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void>;
 }
 
 /** What the bot last saw of each workload (its lifecycle memory). */

@@ -52,6 +52,8 @@ const CHAIN_KEPT = 8;
 /** A Java `Caused by:` belongs to the last exception of its writer this many lines before. */
 const JAVA_TRACE_MAX_LINES = 2000;
 const HEADER: Classification = { tier: TIER.secondary, category: 'other', summary: 'A Python traceback whose exception line is missing' };
+/** kubectl's container state field (kubectl/pkg/describe/describe.go "Exit Code:\t%d"), or the pod's YAML. */
+const DESCRIBED_EXIT_CODE = /^\s*(?:Exit Code|exitCode):\s+(\d{1,3})\s*$/;
 
 /** A line as read: raw text (latin1 bytes in byte mode) with its number. */
 export interface RawLine {
@@ -88,6 +90,11 @@ export interface ScanOutcome {
   binary: boolean;
   /** True when raw text is latin1-encoded bytes that must be decoded as UTF-8. */
   byteMode: boolean;
+  /**
+   * The last container exit code a pasted `kubectl describe pod` or `kubectl get pod -o yaml`
+   * states (`Exit Code:    137`, `exitCode: 137`), for when the cluster gave no exit code.
+   */
+  describedExitCode?: number;
 }
 
 interface History {
@@ -179,6 +186,7 @@ export class FirstErrorScanner {
   /** The last exception line of the log (two fields: one is set per traceback, on the hot path). */
   private lastExceptionLine = 0;
   private lastException: Classification | undefined;
+  private describedExitCode: number | undefined;
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
   private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean }>();
   private readonly chained = new Set<string>();
@@ -261,6 +269,7 @@ export class FirstErrorScanner {
       bytes: this.bytes,
       binary: this.binary,
       byteMode: this.byteMode === true,
+      ...(this.describedExitCode !== undefined && { describedExitCode: this.describedExitCode }),
     };
   }
 
@@ -421,6 +430,8 @@ export class FirstErrorScanner {
       this.considerJavaCause(classifyExceptionLine(rest.slice(cause[0].length)), seg, lineNumber, source, writer);
       return;
     }
+    const exitCode = DESCRIBED_EXIT_CODE.exec(rest);
+    if (exitCode) this.describedExitCode = Number(exitCode[1]);
     const found = classifyLine(rest);
     if (!found) return;
     const candidate = this.consider(found, seg, lineNumber, source, writer);

@@ -48,8 +48,11 @@ const PREFILTER_ANCHORS = [
   // A registry's 5xx through Docker's client, pip's resolver giving up, the kubelet reclaiming
   // resources, Open MPI's signal report, runc failing to exec the command.
   'unexpected http status', 'resolutiontoodeep', 'attempting to reclaim', 'had condition', 'received signal', 'exec user process',
-  // `python -m` naming no module (CPython's runpy: "%s: No module named %s", no Error in it).
-  'no module named',
+  // `python -m` naming no module (CPython's runpy: "%s: No module named %s", no Error in it);
+  // the exit code in a pasted pod description.
+  'no module named', 'exit code:',
+  // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
+  '已杀死',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */

@@ -26,7 +26,11 @@ function nonEmptySource(source: LogSource): LogSource | undefined {
 
 function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
   const { best, byteMode } = scan;
-  const decision = decideCategory(best?.classification ?? null, scan.evidence, hints);
+  // An exit code the pasted pod description states counts as the container's, when the cluster gave none.
+  const stated = scan.describedExitCode !== undefined && hints?.exitCode === undefined && hints?.signal === undefined
+    ? { ...hints, exitCode: scan.describedExitCode }
+    : hints;
+  const decision = decideCategory(best?.classification ?? null, scan.evidence, stated);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
   let firstError: TriageResult['firstError'] = null;
   if (best) {

@@ -307,6 +307,13 @@ export const VOCABULARY: readonly Software[] = [
         source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
         example: 'numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.0 GiB for an array with shape (40000, 40000) and data type float64',
       },
+      {
+        category: 'host-oom',
+        summary: 'The shell reports the process killed (SIGKILL, most often the OOM killer), in a Chinese locale',
+        says: /^已杀死\s*$|\d+\s+已杀死\s/,
+        source: 'bminor/glibc po/zh_CN.po (sysdeps/generic/siglist.h: msgid "Killed" msgstr "已杀死", the strsignal text bash prints for a job killed by SIGKILL)',
+        example: '已杀死',
+      },
     ],
   },
   {
@@ -426,6 +433,15 @@ export const VOCABULARY: readonly Software[] = [
         says: /Call to connect failed|Connect to \S{1,300} failed|socket(?:Start|Poll)Connect: (?:exceeded (?:retries|timeouts)|Connect to)|ncclOsSocketPollConnect to \S{1,300} failed|Net : error encountered when getting address info/,
         source: 'NVIDIA/nccl src/include/checks.h ("Call to " name " failed", v2.4–2.7), src/misc/socket.cc ("socketStartConnect: Connect to %s failed : %s", "exceeded retries"), src/os/linux.cc ("ncclOsSocketPollConnect to %s failed")',
         example: 'worker-1:391:446 [0] include/socket.h:403 NCCL WARN Call to connect failed : Connection refused',
+      },
+      {
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'A connection between ranks broke during a transfer (NCCL socket)',
+        says: /Call to (?:recv|send|read|write) failed : /,
+        source: 'NVIDIA/nccl src/include/socket.h (socketProgressOpt: WARN("Call to recv failed : %s", strerror(errno)), v2.3–2.8), src/include/checks.h (SYSCHECK: "Call to " name " failed : %s"); NCCL 2.1 printed the WARN level without the word NCCL',
+        example: 'node1:54573:54696 [1] include/socket.h:194 WARN Call to recv failed : Connection reset by peer',
+        evenInNoise: 'Call to ',
       },
       {
         category: 'nccl',

@@ -42,7 +42,9 @@ describe('logs saved before they vanish, through the bot', () => {
     const dir = join(tempDir('bot-archive-'), 'logs');
     bot = await sims.startBot(config(dir));
     fail('resnet');
-    const [dm] = await eventually(() => slack.messagesTo(ALICE.id).length > 0 && slack.messagesTo(ALICE.id), 'the DM');
+    // The failure's DM, not the log-saving tip its start may have earned first (log-tips.test.ts).
+    const failureDms = () => slack.messagesTo(ALICE.id).filter((c) => !String(c.body.text).startsWith('Tip for'));
+    const [dm] = await eventually(() => failureDms().length > 0 && failureDms(), 'the DM');
     const uid = kube.get({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' })!.metadata.uid!;
     const path = join(dir, 'vision', 'resnet', uid);
     expect(JSON.stringify(dm.body.blocks)).toContain(`Full logs saved to \`${path}\``);

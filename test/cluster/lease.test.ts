@@ -44,10 +44,15 @@ describe('LeaseElector against the simulated API server', () => {
     return kc;
   }
 
+  /** What each elector's onStartedLeading was given: how long it may still lead. */
+  const timeLeft = new Map<string, () => number>();
+  /** A monotonic clock apart from the wall clock: a frozen process's wall clock may be stepped, this one never. */
+  let mono = 0;
+
   function elector(identity: string): LeaseElector {
     const e = new LeaseElector({
-      kubeConfig: kubeConfig(), namespace: NS, name: NAME, identity, leaseDurationMs: L, now: () => clock, log: captureLog().log,
-      onStartedLeading: () => events.push(`${identity} started`),
+      kubeConfig: kubeConfig(), namespace: NS, name: NAME, identity, leaseDurationMs: L, now: () => clock, monotonicNow: () => mono, log: captureLog().log,
+      onStartedLeading: (left) => { timeLeft.set(identity, left); events.push(`${identity} started`); },
       onStoppedLeading: (why) => { events.push(`${identity} stopped: ${why}`); return stopWork?.(identity); },
     });
     electors.push(e);
@@ -223,6 +228,25 @@ describe('LeaseElector against the simulated API server', () => {
     // bot-a, back in touch, sees bot-b's lease and follows.
     expect((await a.step()).kind).toBe('following');
     expect(events.at(-1)).toBe('bot-b started');
+  });
+
+  it('gives the leader its time left by the monotonic clock: to the renew deadline of its last renewal, 0 once past it, whatever ran first on waking', async () => {
+    mono = 1_000;
+    const a = elector('bot-a');
+    await a.step();
+    const left = timeLeft.get('bot-a')!;
+    expect(left()).toBe(10_000);
+    mono = 6_000;
+    expect(left()).toBe(5_000);
+    // Renewed: counted again from this renewal.
+    clock = T0 + 5_000;
+    await a.step();
+    expect(left()).toBe(10_000);
+    // Frozen past the deadline and woken: no timer of the election has run yet, it still "leads",
+    // and the wall clock it reads may not have moved (stepped back) — the time left is 0 all the same.
+    mono = 16_000;
+    expect(a.isLeader()).toBe(true);
+    expect(left()).toBe(0);
   });
 
   it('stops leading at once when it reads that someone else holds the lease', async () => {

@@ -29,6 +29,8 @@ const rows: Row[] = [
   ['Completed to an owner who never opted in is dropped', completed, { user: 'U0ALICE', preferences: prefs() }, { action: 'drop', reason: 'not-opted-in', why: 'completed messages turned off in settings' }],
   ['Completed to an owner who opted in is sent', completed, { user: 'U0ALICE', preferences: prefs({ completed: true }) }, { action: 'send', destinations: [dm] }],
   ['a stuck warning to an owner who turned them off is dropped', pending, { user: 'U0ALICE', preferences: prefs({ pending: false }) }, { action: 'drop', reason: 'not-opted-in', why: 'pending messages turned off in settings' }],
+  ['a log-saving tip to an owner who turned tips off is dropped', { ...failed, key: 'tip:x', kind: 'log-tip', burstable: false }, { user: 'U0ALICE', preferences: prefs({ tips: false }) }, { action: 'drop', reason: 'not-opted-in', why: 'tips messages turned off in settings' }],
+  ['a log-saving tip goes by default', { ...failed, key: 'tip:x', kind: 'log-tip', burstable: false }, { user: 'U0ALICE', preferences: prefs() }, { action: 'send', destinations: [dm] }],
   ['a failure inside quiet hours waits until they end', failed, { user: 'U0ALICE', preferences: prefs(quiet) }, { action: 'defer', until: '2026-12-01T13:00:00.000Z', destinations: [dm] }],
   ['a mute wins over quiet hours', failed, { user: 'U0ALICE', preferences: prefs(quiet, ['project:vision']) }, { action: 'drop', reason: 'muted-project', why: 'project muted' }],
   [

@@ -13,6 +13,7 @@ import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
 import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { allOutbox } from '../helpers/store.js';
+import { HOSTILE_LINE, leakIn, SECRETS, slackProblem, strings } from '../text/corpus.js';
 import { ns, pod, workloadCr, type WorkloadSpec } from '../helpers/workloads.js';
 
 const APP_ERROR_LOG = [
@@ -183,5 +184,42 @@ describe('follow-ups in the alert\'s thread', () => {
     await bot.settle();
     expect(topLevel()).toHaveLength(2);
     neverBroadcast();
+  });
+
+  it('shows a hostile resubmission inert and bounded in the thread Slack accepted: no token from its arguments, no live mention or link, a megabyte cut', async () => {
+    submit({ name: 'evil', arguments: '-u train.py --lr=1e-4' });
+    bot = await sims.startBot(config);
+    fail('evil');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    remove('evil');
+    const secrets = SECRETS.filter((x) => !x.text.includes('\n') && !/['"`|;&$\\]/.test(x.text)).map((x) => x.text).join(' ');
+    const markup = HOSTILE_LINE.replace(/[`'"|;&$\\]/g, '');
+    submit({ name: 'evil', arguments: `-u train.py --lr=3e-4 ${secrets} ${markup} ${'--pad=x '.repeat(130_000)}` });
+    const said = await eventually(() => replies(root).find((m) => shown(m).includes('Resubmitted')), 'the resubmitted reply', 15_000);
+    const call = slack.callsTo('chat.postMessage').find((c) => (c.response as { ts?: string }).ts === said.ts)!;
+    // The corpus reached the reply (the diff names the changed flag), cut, redacted and escaped.
+    expect(shown(said)).toContain('--lr');
+    expect(JSON.stringify(call.body).length).toBeLessThan(40_000);
+    expect(leakIn(JSON.stringify(call.body))).toBeUndefined();
+    const problems = strings(call.body).map(([path, value]) => [path, slackProblem(value, path.endsWith('.plain'))]).filter(([, problem]) => problem);
+    expect(problems).toEqual([]);
+    // Nor is any of it in the bot's own log.
+    expect(leakIn(bot.captured.text())).toBeUndefined();
+  });
+
+  it('drops the follow-ups of an alert that is gone from Slack (thread_not_found, message_not_found), never posting them at the top level', async () => {
+    submit({ name: 'gone' });
+    bot = await sims.startBot(config);
+    fail('gone');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    await bot.settle();
+    slack.workspace.remove(slack.workspace.find(root.channel, root.ts)!);
+    kube.apply(pod({ workload: 'gone', project: 'vision' }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'gone', 'Running');
+    const refused = () => slack.calls.filter((c) => ['thread_not_found', 'message_not_found'].includes((c.response as { error?: string }).error ?? ''));
+    await eventually(() => refused().length === 2, 'the reply and the edit refused');
+    await eventually(async () => (await allOutbox(bot.store)).every((i) => !i.key.startsWith('fu')), 'both dropped, not retried');
+    expect(refused().map((c) => c.method).sort()).toEqual(['chat.postMessage', 'chat.update']);
+    expect(dm()).toEqual([]);
   });
 });

@@ -63,6 +63,8 @@ export interface PodSpec {
   restarted?: boolean;
   /** The object that controls the pod (its ownerReferences), as stored (with its uid): a RunaiJob, a Job. */
   controller?: KubeObject;
+  /** The container's own command (what a CR without one, e.g. a PyTorchJob's template, gives its pods). */
+  command?: string[];
 }
 
 /** An ownerReferences entry naming `owner` (a stored object, so with its uid) as the controller. */
@@ -107,7 +109,7 @@ export function pod(spec: PodSpec): KubeObject {
       annotations: spec.owner ? { user: spec.owner } : {},
       ...(spec.controller ? { ownerReferences: controlledBy(spec.controller) } : {}),
     },
-    spec: { nodeName: spec.node ?? 'gpu-node-01', schedulerName: 'runai-scheduler', containers: [{ name: container, image: 'registry.example.org/ml/train:1.0' }] },
+    spec: { nodeName: spec.node ?? 'gpu-node-01', schedulerName: 'runai-scheduler', containers: [{ name: container, image: 'registry.example.org/ml/train:1.0', ...(spec.command ? { command: spec.command } : {}) }] },
     status: {
       phase: spec.exitCode === undefined ? 'Running' : spec.exitCode === 0 ? 'Succeeded' : 'Failed',
       containerStatuses: [

@@ -1,9 +1,10 @@
 /**
- * The burst decision is pure (open burst + clock in, admission out); the operators' summary
- * counter is driven by fake timers, so "nothing more arrives" is shown without sleeping.
+ * The burst decision is pure (open burst + clock in, admission out), and so is the operators'
+ * summary of a stored burst (the counting, once per alert across replicas, is the store
+ * contract's).
  */
-import { jest } from '@jest/globals';
-import { admit, OpsBurstCounter, type BurstEntry, type OpsBurst } from '../../src/notify/burst.js';
+import { admit, opsSummary, type BurstEntry } from '../../src/notify/burst.js';
+import type { StoredOpsBurst } from '../../src/store/port.js';
 
 const entry = (i: number, owner = 'alice'): BurstEntry => ({ key: `wl:${i}:Failed`, owner, namespace: 'runai-vision', name: `w${i}`, project: 'vision', kind: 'TrainingWorkload', state: 'Failed', node: 'gpu-17' });
 
@@ -30,43 +31,24 @@ describe('admit', () => {
 });
 
 describe("operators' burst summary", () => {
-  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-30T10:00:00Z') }));
-  afterEach(() => jest.useRealTimers());
+  const burst = (n: number): StoredOpsBurst => ({
+    key: 'ops-burst:2026-11-30T10:00:00.000Z',
+    openedAt: '2026-11-30T10:00:00.000Z',
+    closesAt: '2026-11-30T10:00:30.000Z',
+    entries: Array.from({ length: n }, (_, i) => entry(i, i % 2 ? 'alice' : 'bob')),
+  });
+  const options = { windowMs: 30_000, threshold: 3, channel: 'C0OPS' };
 
-  function counter(threshold: number) {
-    const summaries: OpsBurst[] = [];
-    const ops = new OpsBurstCounter({ windowMs: 30_000, threshold, now: () => Date.now(), onOpsBurst: (b) => summaries.push(b) });
-    return { ops, summaries };
-  }
-
-  it('posts one summary when the window closes with enough alerts, and nothing after', () => {
-    const { ops, summaries } = counter(3);
-    for (let i = 0; i < 5; i++) ops.count(entry(i, i % 2 ? 'alice' : 'bob'));
-    jest.advanceTimersByTime(29_999);
-    expect(summaries).toHaveLength(0);
-    jest.advanceTimersByTime(1);
-    expect(summaries).toHaveLength(1);
-    expect(summaries[0].entries).toHaveLength(5);
-    jest.advanceTimersByTime(10 * 60_000);
-    expect(summaries).toHaveLength(1);
+  it('is one channel message under the burst\'s own key once the burst reaches the threshold', () => {
+    const item = opsSummary(burst(5), options);
+    expect(item).toMatchObject({ key: 'ops-burst:2026-11-30T10:00:00.000Z', kind: 'ops-burst', target: { type: 'channel', channel: 'C0OPS' } });
+    expect(item!.payload.text).toContain('5');
+    // At the threshold exactly, too; the text grows with the burst.
+    expect(opsSummary(burst(3), options)?.payload.text).not.toEqual(item!.payload.text);
   });
 
-  it('posts nothing for a window below the threshold', () => {
-    const { ops, summaries } = counter(10);
-    ops.count(entry(1));
-    jest.runAllTimers();
-    expect(summaries).toHaveLength(0);
-  });
-
-  it('starts a new window after the last one closed', () => {
-    const { ops, summaries } = counter(2);
-    ops.count(entry(1));
-    ops.count(entry(2));
-    jest.advanceTimersByTime(30_000);
-    ops.count(entry(3));
-    ops.count(entry(4));
-    ops.flush();
-    expect(summaries.map((s) => s.entries.length)).toEqual([2, 2]);
-    expect(summaries[1].openedAt).toBe(Date.parse('2026-11-30T10:00:30Z'));
+  it('is nothing below the threshold, or without an operators\' channel', () => {
+    expect(opsSummary(burst(2), options)).toBeUndefined();
+    expect(opsSummary(burst(5), { ...options, channel: undefined })).toBeUndefined();
   });
 });

@@ -74,6 +74,26 @@ describe('masked failures', () => {
     expect(read.query).toMatchObject({ container: 'viame', tailLines: String(MASKED_TAIL_LINES) });
   });
 
+  it('reads the pods of a workload whose CR names no command (it lives in a pod template) and finds the pipe there', async () => {
+    bot = await sims.startBot(config);
+    const cr = workloadCr({ name: 'templated', project: 'vision', owner: 'alice' });
+    const spec = cr.spec as Record<string, unknown>;
+    delete spec.command;
+    delete spec.arguments;
+    const teed = ['bash', '-c', 'python -u train.py 2>&1 | tee -a /data/logs/train.log'];
+    const before = logReads();
+    kube.apply(cr);
+    kube.apply(pod({ workload: 'templated', project: 'vision', command: teed }));
+    const seen = await eventually(() => bot.reconciler.workloads().find((w) => w.name === 'templated'), 'templated seen');
+    expect(seen.command).toBeUndefined();
+    kube.appendLog(ns('vision'), 'templated-0-0', 'templated', fixture('masked/viame-exit-0-cuda-oom.log'));
+    kube.apply(pod({ workload: 'templated', project: 'vision', exitCode: 0, command: teed }));
+    kube.setPhase('TrainingWorkload', ns('vision'), 'templated', 'Completed');
+    const dm = await eventually(() => dms().find((t) => t.includes('templated completed, but its log ends in an error')), 'the masked-failure DM');
+    expect(dm).toContain('set -o pipefail');
+    expect(logReads() - before).toBe(1);
+  });
+
   it.each(['real/jax-xla-oom-traceback.log', 'real/ray-oom-traceback-get.log'])('finds the fatal error at the end of %s behind a tee', async (path) => {
     bot = await sims.startBot(config);
     const lines = fixture(path).split('\n');

@@ -63,6 +63,22 @@ describe('outbox', () => {
   const enqueue = (key: string, owner: string, project = 'vision') =>
     store.enqueue({ key, kind: 'failed', target: { type: 'owner', owner, project, workload: `runai-${project}/job` }, payload: message }, clock);
 
+  it('plans at send time an owner\'s message queued without a plan (an older version\'s row): one nobody wants is recorded as skipped, not sent', async () => {
+    await store.enqueue({ key: 'wl:9:Completed', kind: 'completed', target: { type: 'owner', owner: 'alice', project: 'vision', workload: 'runai-vision/job' }, payload: message }, clock);
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(await store.ledgerEntry('wl:9:Completed')).toMatchObject({ recipient: 'skipped:not-opted-in' });
+  });
+
+  it('follows the stored plan: posts where it says, not where the owner would be looked up now', async () => {
+    const plan = { destinations: [{ channel: 'C0NLP', via: 'project' as const, note: { kind: 'no-slack-user' as const, owner: 'alice' } }], at: clock.toISOString() };
+    await store.enqueue({ key: 'wl:8:Failed', kind: 'failed', target: { type: 'owner', owner: 'alice', project: 'nlp', workload: 'runai-nlp/job', plan }, payload: message }, clock);
+    await outbox.flush();
+    expect(slack.messagesTo('C0NLP')).toHaveLength(1);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(slack.callsTo('users.lookupByEmail')).toHaveLength(0);
+  });
+
   it('direct-messages an owner found by email domain, and records it so it is never sent twice', async () => {
     expect(await enqueue('wl:1:Failed', 'alice')).toBe(true);
     await outbox.flush();
@@ -239,7 +255,8 @@ describe('outbox', () => {
   it('survives a store error in its error path (Slack down, the retry cannot be written) and sends once both are back', async () => {
     await enqueue('wl:21:Failed', 'alice');
     slack.down(true);
-    sqliteHandleForTests(store).exec("CREATE TRIGGER no_update BEFORE UPDATE ON outbox BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END");
+    // The retry's write fails (it sets attempts); the claim before the send (claimed_by) still works.
+    sqliteHandleForTests(store).exec("CREATE TRIGGER no_update BEFORE UPDATE OF attempts ON outbox BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END");
     await expect(outbox.flush()).resolves.toBeUndefined();
     expect(storeErrors).toEqual(['retryOutboxLater']);
     expect(outbox.storeHealthy()).toBe(false);
@@ -305,5 +322,119 @@ describe('outbox', () => {
     expect(slackErrors).toContain('expired');
     const dropped = captured.entries.find((e) => String(e.msg).includes('slack.outboxRetention'));
     expect(dropped).toMatchObject({ keys: ['wl:25:Failed'] });
+  });
+});
+
+/**
+ * The sender's claims and fence (README, "High availability"): two outboxes over one store are two
+ * replicas' senders. Only the one whose turn (send epoch) is the store's records a send, and no
+ * sender calls Slack once its lease time (the permit, a monotonic deadline) has run out.
+ */
+describe('outbox: claims and fencing', () => {
+  let slack: SlackSimulator;
+  let store: SqliteStore;
+  let clock: Date;
+  let captured = captureLog();
+  const outboxes: Outbox[] = [];
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'outbox-fence-')), 'bot.db'));
+    captured = captureLog();
+    clock = new Date('2026-11-29T10:00:00Z');
+  });
+
+  afterEach(async () => {
+    for (const o of outboxes.splice(0)) await o.stop();
+    await store.close();
+    await slack.close();
+  });
+
+  /** One replica's sender; `afterPost` runs once Slack accepted a post, before the store records it. */
+  const sender = (identity: string, afterPost?: () => Promise<void>) => {
+    const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true }));
+    const owners = new OwnerDirectory({ emailDomain: 'example.org', map: {} }, gateway, store, () => clock);
+    const outbox = new Outbox({
+      store,
+      slack: afterPost ? { post: async (channel, m) => { const r = await gateway.post(channel, m); await afterPost(); return r; }, update: (c, ts, m) => gateway.update(c, ts, m), reply: (c, ts, m) => gateway.reply(c, ts, m) } : gateway,
+      planner: new DeliveryPlanner({ owners, store, projectChannel: () => undefined, now: () => clock }),
+      refused: new RefusedChannels({ store, log: captured.log, now: () => clock, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
+      log: captured.log.child({ identity }),
+      now: () => clock,
+      identity,
+    });
+    outboxes.push(outbox);
+    return outbox;
+  };
+  const enqueue = (key: string) => store.enqueue({ key, kind: 'failed', target: { type: 'user', user: ALICE.id }, payload: message }, clock);
+  const superseded = () => captured.entries.filter((e) => String(e.msg).startsWith('this replica stops sending'));
+
+  it('calls Slack only with lease time left: a sender whose permit ran out (frozen, then woken) sends nothing and leaves the item queued', async () => {
+    let left = 5_000;
+    const outbox = sender('replica-a');
+    outbox.start(() => left);
+    await enqueue('wl:1:Failed');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+
+    left = 0;
+    await enqueue('wl:2:Failed');
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(await store.isQueued('wl:2:Failed')).toBe(true);
+    expect(superseded()).toHaveLength(1);
+    // It stays aside until leadership starts it again, with time left.
+    left = 5_000;
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    outbox.start(() => left);
+    await outbox.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    expect(await store.outboxDepth()).toBe(0);
+  });
+
+  it('stops when another replica begins sending: the stale sender records nothing and sends nothing more; the new one sends what is owed once', async () => {
+    const old = sender('replica-a');
+    await enqueue('wl:1:Failed');
+    await old.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+
+    const next = sender('replica-b');
+    await next.flush();
+    await enqueue('wl:2:Failed');
+    await old.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(superseded()).toHaveLength(1);
+    await next.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    expect(await store.ledgerEntry('wl:2:Failed')).toMatchObject({ recipient: ALICE.id });
+  });
+
+  it('refuses the record of a send accepted just as another replica took over: one duplicate for that fault, then the old sender is silent', async () => {
+    let next: Outbox | undefined;
+    // Slack accepts the old sender's post; before it records it, the other replica starts its turn.
+    const old = sender('replica-a', async () => {
+      if (!next) {
+        next = sender('replica-b');
+        await next.flush();
+      }
+    });
+    await enqueue('wl:1:Failed');
+    await enqueue('wl:2:Failed');
+    await old.flush();
+    // The old sender's record was refused (not kept to write back) and it sent nothing after it.
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    expect(await store.wasSent('wl:1:Failed')).toBe(false);
+    expect(old.storeHealthy()).toBe(true);
+    expect(superseded()).toHaveLength(1);
+    // The new sender leaves what the old one claimed until those claims end (claimMs, 10 s here).
+    await next!.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(1);
+    clock = new Date(clock.getTime() + 10_000);
+    await next!.flush();
+    expect(await store.outboxDepth()).toBe(0);
+    // wl:1 twice (the one duplicate this fault allows), wl:2 once.
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(3);
+    expect(await store.wasSent('wl:2:Failed')).toBe(true);
   });
 });

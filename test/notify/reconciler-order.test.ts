@@ -171,3 +171,48 @@ describe('the catch-up after the first list', () => {
   });
 });
 
+
+describe('the reconciler when the store is unreachable', () => {
+  it('decides a failed decision again after a pause, with no further event (PostgreSQL restarting, a full disk)', async () => {
+    const sqlite = new SqliteStore(join(tempDir('reconciler-down-'), 'bot.db'));
+    let down = true;
+    let refused = 0;
+    // The real store, whose reads fail while it is "down" (as a PostgreSQL connection refused).
+    const store = new Proxy(sqlite, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'getWorkload') return typeof value === 'function' ? value.bind(target) : value;
+        return async (uid: string) => {
+          if (down) {
+            refused += 1;
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          }
+          return target.getWorkload(uid);
+        };
+      },
+    }) as Store;
+    const owed: OwedAlert[] = [];
+    const captured = captureLog();
+    const reconciler = new WorkloadReconciler({
+      store,
+      log: captured.log,
+      now: () => new Date(),
+      normalize: () => ({ ownerKeys: [] }),
+      alertStates: new Set<LifecycleState>(['Failed']),
+      lookbackMs: 86_400_000,
+      sink: { owed: (alert) => owed.push(alert) },
+    });
+    reconciler.markSynced();
+    reconciler.upsert(raw('Failed'), KIND);
+    await reconciler.idle();
+    expect(refused).toBe(1);
+    expect(owed).toEqual([]);
+
+    down = false;
+    // No event arrives: the retry (after its backoff) decides it from the cache.
+    for (let waited = 0; !owed.length && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await reconciler.idle();
+    expect(owed.map((a) => a.key)).toEqual(['wl:u1:Failed']);
+    await sqlite.close();
+  });
+});

@@ -5,7 +5,7 @@
 import { ACTION } from '../../src/messages/ids.js';
 import { viewViolation } from '../fakes/slack.js';
 import { eventually } from '../helpers/bot.js';
-import { ALICE, ERIN, startWorld, type World } from './world.js';
+import { ALICE, BOB, ERIN, startWorld, type World } from './world.js';
 
 describe('the Home tab', () => {
   let world: World;
@@ -50,12 +50,18 @@ describe('the Home tab', () => {
   });
 
   it('does not publish when the Messages tab is opened', async () => {
-    const before = world.slack.callsTo('views.publish').length;
+    const publishesFor = (user: string) => world.slack.callsTo('views.publish').filter((c) => c.body.user_id === user).length;
+    const alice = publishesFor(ALICE.id);
+    const bob = publishesFor(BOB.id);
     await world.slack.sendEvent({ type: 'app_home_opened', user: ALICE.id, channel: 'DALICE', tab: 'messages' });
-    // The next Home open is published; the Messages open before it was not.
+    // Barriers, not a wait: two Home opens sent after it, each published (the same reads and the
+    // same call a Messages open would make, started after it), bob's last. A publish for alice's
+    // Messages open would have been made by the time bob's is.
     await world.slack.sendEvent({ type: 'app_home_opened', user: ALICE.id, channel: 'DALICE', tab: 'home' });
-    await eventually(() => world.slack.callsTo('views.publish').length > before, 'a publish');
-    expect(world.slack.callsTo('views.publish').length).toBe(before + 1);
+    await eventually(() => publishesFor(ALICE.id) > alice, 'alice\'s Home publish');
+    await world.slack.sendEvent({ type: 'app_home_opened', user: BOB.id, channel: 'DBOB', tab: 'home' });
+    await eventually(() => publishesFor(BOB.id) > bob, 'bob\'s Home publish');
+    expect(publishesFor(ALICE.id)).toBe(alice + 1);
   });
 
   it('republishes with fresh data when Refresh is clicked', async () => {

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredWorkload } from '../../src/store/port.js';
+import type { BurstAdmission, NewOutboxItem, Store, StoredBurst, StoredOpsBurst, StoredWorkload } from '../../src/store/port.js';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
@@ -175,6 +175,87 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       await restore();
       await store.completeOutbox(item.id, { key: item.key, recipient: 'U1', sentAt: T0.toISOString() });
       expect(await store.wasSent(item.key)).toBe(true);
+    });
+
+    it('claims what is due under the sender\'s fence: a live claim of an earlier turn is skipped until it ends, its own taken again', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      await store.enqueue(owner('wl:b:Failed'), at(1));
+      await store.enqueue(owner('wl:later:Failed'), at(30));
+      const first = await store.beginSending('replica-a', at(0));
+      expect((await store.claimOutbox(first, at(2), at(10), 1)).map((i) => i.key)).toEqual(['wl:a:Failed']);
+      // The same turn takes its unfinished claims again (one drain at a time per sender), in queue order.
+      expect((await store.claimOutbox(first, at(3), at(10))).map((i) => i.key)).toEqual(['wl:a:Failed', 'wl:b:Failed']);
+
+      // Another replica (its own connection) starts a turn: the first one's fence is stale from now on.
+      const other = await backend.open();
+      try {
+        const second = await other.beginSending('replica-b', at(4));
+        expect(second).toBeGreaterThan(first);
+        await expect(store.claimOutbox(first, at(4), at(10))).rejects.toMatchObject({ name: 'StaleSenderError', fence: first, current: second });
+        // What the first turn claimed is not taken while its claims last …
+        expect(await other.claimOutbox(second, at(9), at(20))).toEqual([]);
+        // … and is once they end; nothing due later is claimed early.
+        const taken = await other.claimOutbox(second, at(10), at(20));
+        expect(taken.map((i) => i.key)).toEqual(['wl:a:Failed', 'wl:b:Failed']);
+        expect(await other.outboxDepth()).toBe(3);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('records a send only under the current fence: a stale turn\'s completion writes nothing, the current one\'s lands', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      const stale = await store.beginSending('replica-a', at(0));
+      const [item] = await store.claimOutbox(stale, at(1), at(10));
+      const current = await store.beginSending('replica-b', at(2));
+      const entry = { key: item.key, recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: at(3).toISOString() };
+      await expect(store.completeOutbox(item.id, entry, stale)).rejects.toMatchObject({ name: 'StaleSenderError' });
+      expect(await store.wasSent(item.key)).toBe(false);
+      expect(await store.isQueued(item.key)).toBe(true);
+      await store.completeOutbox(item.id, entry, current);
+      expect(await store.ledgerEntry(item.key)).toMatchObject({ recipient: 'U1', ts: '1.1' });
+      expect(await store.isQueued(item.key)).toBe(false);
+
+      // A burst rewrite likewise: the stale turn's rewrite tells no folded alert.
+      const decide = (open: StoredBurst | undefined): BurstAdmission =>
+        open ? { grouped: true, anchorKey: open.anchorKey, rewriteAt: at(5).getTime() } : { grouped: false, closesAt: at(60).getTime() };
+      await store.admitToBurst('user:U1', owner('wl:anchor:Failed'), { n: 0 }, at(4), decide);
+      await store.admitToBurst('user:U1', owner('wl:folded:Failed'), { n: 1 }, at(4), decide);
+      const rewrite = (await allOutbox(store)).find((i) => i.target.type === 'burst')!;
+      const told = [{ key: 'wl:folded:Failed', recipient: 'U1', channel: 'D1', ts: '2.2', sentAt: at(6).toISOString() }];
+      await expect(store.completeBurstRewrite(rewrite.id, 'wl:anchor:Failed', told, [], stale)).rejects.toMatchObject({ name: 'StaleSenderError' });
+      expect(await store.wasSent('wl:folded:Failed')).toBe(false);
+      await store.completeBurstRewrite(rewrite.id, 'wl:anchor:Failed', told, [], current);
+      expect(await store.wasSent('wl:folded:Failed')).toBe(true);
+    });
+
+    it('counts each alert once into the stored operators\' burst however many replicas count it, and queues one summary for it', async () => {
+      const compose = (b: StoredOpsBurst) => (b.entries.length >= 2 ? { key: b.key, kind: 'ops-burst', target: { type: 'channel' as const, channel: 'C0OPS' }, payload: { text: `${b.entries.length} failed` } } : undefined);
+      const other = await backend.open();
+      try {
+        // Two replicas see the same three failures, at slightly different times, concurrently (the first opens the burst).
+        await store.admitToOpsBurst('wl:1:Failed', { key: 'wl:1:Failed' }, at(0), 30_000, compose);
+        await Promise.all(['wl:1:Failed', 'wl:2:Failed', 'wl:3:Failed'].flatMap((key, i) => [
+          store.admitToOpsBurst(key, { key }, at(i), 30_000, compose),
+          other.admitToOpsBurst(key, { key }, at(i + 0.5), 30_000, compose),
+        ]));
+      } finally {
+        await other.close();
+      }
+      const summaries = (await allOutbox(store)).filter((i) => i.kind === 'ops-burst');
+      expect(summaries).toHaveLength(1);
+      expect(summaries[0]).toMatchObject({ key: 'ops-burst:' + at(0).toISOString(), payload: { text: '3 failed' }, target: { type: 'channel', channel: 'C0OPS' } });
+      // Due when the burst closes, a window after it opened (burstRewritesDueNow hurries it).
+      expect(await store.dueOutbox(at(29))).toEqual([]);
+      expect((await store.dueOutbox(at(30))).map((i) => i.key)).toEqual([summaries[0].key]);
+
+      // Once sent, a late count changes nothing; after the window a new burst starts.
+      await store.completeOutbox(summaries[0].id, { key: summaries[0].key, recipient: 'C0OPS', sentAt: at(30).toISOString() });
+      await store.admitToOpsBurst('wl:4:Failed', { key: 'wl:4:Failed' }, at(20), 30_000, compose);
+      expect(await store.outboxDepth()).toBe(0);
+      await store.admitToOpsBurst('wl:5:Failed', { key: 'wl:5:Failed' }, at(31), 30_000, compose);
+      await store.admitToOpsBurst('wl:6:Failed', { key: 'wl:6:Failed' }, at(32), 30_000, compose);
+      expect((await allOutbox(store)).map((i) => [i.key, i.payload.text])).toEqual([['ops-burst:' + at(31).toISOString(), '2 failed']]);
     });
 
     it('retries later, counts only failures, expedites only what failed for a passing reason, and drops', async () => {

@@ -75,7 +75,7 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
     const config = {
       ...extra,
       owners: { emailDomain: 'example.org' },
-      alerts: { burstWindow: '0s' },
+      alerts: { burstWindow: '0s', ...(extra.alerts as object | undefined) },
       store: { url },
       ha: { enabled: true, leaseNamespace: LEASE_NS, leaseDurationSeconds: 3 },
     };
@@ -175,6 +175,27 @@ describePg('two replicas with ha.enabled on PostgreSQL', () => {
       link.restore();
       await link.close();
     }
+  });
+
+  it('posts one operators\' summary per burst, though both replicas count every failure', async () => {
+    slack.addChannel('C0OPS', 'runai-ops');
+    slack.inviteBot('C0OPS');
+    const names = ['w1', 'w2', 'w3', 'w4'];
+    for (const name of names) kube.apply(workloadCr({ name, project: 'vision', owner: 'alice' }));
+    const extra = { slack: { opsChannel: 'C0OPS' }, alerts: { burstWindow: '2s', opsBurstThreshold: 3 } };
+    const a = await replica('bot-a', extra);
+    const b = await replica('bot-b', extra);
+    for (const name of names) failTraining(name, `ValueError: ${name}`);
+    await eventually(() => slack.messagesTo('C0OPS').length > 0, 'the operators\' summary', 15_000);
+    // Whatever either replica still had to count or queue is queued now, and the leader sends it.
+    await Promise.all([a.settle(), b.settle()]);
+    await Promise.all([a.notifier.flushBursts(), b.notifier.flushBursts()]);
+    await a.settle();
+    const summaries = slack.messagesTo('C0OPS');
+    expect(summaries).toHaveLength(1);
+    expect(String(summaries[0].body.text)).toContain('4');
+    // Both counted them (every replica prepares every failure): the store kept each once.
+    expect(await sent(b)).toBe(0);
   });
 
   it('a follower answers with the maintenance windows the leader fetched, without fetching the feed itself', async () => {

@@ -15,6 +15,16 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
+  "the shell's Killed in a zh_CN locale is the OOM killer's SIGKILL, as in English": {
+    log: ['epoch 3 step 400 loss 0.82', 'Writing metrics: /logs/run/metrics.jsonl', '已杀死'],
+    line: 3,
+    category: 'host-oom',
+  },
+  "an old NCCL's WARN line without the word NCCL, a peer resetting the socket": {
+    log: ['mpirun -np 4 python train.py', 'host-2:4410:4520 [0] include/socket.h:194 WARN Call to recv failed : Connection reset by peer', 'host-2:4410:4520 [0] INFO bootstrap.cu:169 -> 2'],
+    line: 2,
+    category: 'nccl',
+  },
   "a CUDA error pasted on one line with PyTorch's hints after it": {
     log: ['step 120 loss 1.93', 'RuntimeError: CUDA error: uncorrectable ECC error encountered CUDA kernel errors might be asynchronously reported at some other API call. For debugging consider passing CUDA_LAUNCH_BLOCKING=1.'],
     line: 2,
@@ -205,6 +215,14 @@ describe('the kinds of miss the dev2 set showed', () => {
     expect(r.firstError?.lineNumber).toBe(c.line);
     expect(r.category).toBe(c.category);
     if (c.transient !== undefined) expect(r.transient).toBe(c.transient);
+  });
+
+  it("takes the exit code a pasted kubectl describe states when the cluster gave none, and the cluster's over it", () => {
+    const describe = ['    Last State:     Terminated', '      Reason:       Error', '      Exit Code:    137', '      Started:      Fri, 15 Sep 2023 09:56:14 +0200', ''].join('\n');
+    expect(triageText(describe)).toMatchObject({ category: 'host-oom', decidedBy: 'exit-code' });
+    expect(triageText(describe.replace('137', '139')).category).toBe('crash');
+    expect(triageText(describe, { exitCode: 139 }).category).toBe('crash');
+    expect(triageText(describe.replace('137', '0')).category).toBe('other');
   });
 
   it("strips the e2e framework's stamp and event header, keeping the event's reason and message", () => {

@@ -2,8 +2,8 @@
  * Bursts over PostgreSQL: alerts for one destination folded into one rewritten message. A fold
  * is persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, KEY_PREFIX } from '../../keys.js';
-import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, KEY_PREFIX, opsBurstKey } from '../../keys.js';
+import { OUTBOX_PRIORITY, outboxPriority, type StoredOpsBurst, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
 import { rowToBurst, rowToBurstEntry } from '../rows.js';
 import type { PostgresDatabase, Queryable } from './database.js';
 import type { PostgresLedger } from './ledger.js';
@@ -87,8 +87,9 @@ export class PostgresBursts {
    * person since the fold) are recorded as handled and leave the burst. The rewrite leaves the
    * queue unless entries folded meanwhile still wait for it. One transaction.
    */
-  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): Promise<void> {
+  async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = [], fence?: number): Promise<void> {
     await this.db.tx(async (c) => {
+      await this.outbox.checkFence(fence, c);
       for (const entry of told) {
         await this.ledger.recordSent(entry, c);
         await c.query('UPDATE burst_entries SET told = TRUE WHERE key = $1', [entry.key]);
@@ -135,6 +136,36 @@ export class PostgresBursts {
   }
 
   async burstRewritesDueNow(now: Date): Promise<void> {
-    await this.db.run("UPDATE outbox SET next_attempt_at = $1 WHERE kind = 'burst' AND next_attempt_at > $1", [now.toISOString()]);
+    await this.db.run("UPDATE outbox SET next_attempt_at = $1 WHERE kind IN ('burst', 'ops-burst') AND next_attempt_at > $1", [now.toISOString()]);
+  }
+
+  async admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void> {
+    await this.db.tx(async (c) => {
+      // Every replica counts every alert: one at a time, so they find (or open) the same burst.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['runai-slack-bot:ops-burst']);
+      const at = now.toISOString();
+      let [open] = await this.db.rows('SELECT * FROM ops_bursts WHERE closes_at > $1 ORDER BY opened_at DESC LIMIT 1', [at], c);
+      if (!open) {
+        // Closed bursts whose summary has left the queue are of no more use.
+        await c.query('DELETE FROM ops_bursts WHERE closes_at <= $1 AND key NOT IN (SELECT key FROM outbox)', [at]);
+        open = { key: opsBurstKey(now), opened_at: at, closes_at: new Date(now.getTime() + windowMs).toISOString() };
+        await c.query('INSERT INTO ops_bursts (key, opened_at, closes_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING', [open.key, open.opened_at, open.closes_at]);
+      }
+      const key = open.key as string;
+      const added = await this.db.changes(
+        'INSERT INTO ops_burst_entries (burst_key, key, entry_json, added_at) VALUES ($1, $2, $3, $4) ON CONFLICT (burst_key, key) DO NOTHING',
+        [key, entryKey, JSON.stringify(entry), at],
+        c,
+      );
+      if (!added || (await this.db.rows('SELECT 1 FROM ledger WHERE key = $1', [key], c)).length) return;
+      const entries = (await this.db.rows('SELECT entry_json FROM ops_burst_entries WHERE burst_key = $1 ORDER BY added_at, key', [key], c)).map((r) => JSON.parse(r.entry_json as string) as unknown);
+      const item = compose({ key, openedAt: open.opened_at as string, closesAt: open.closes_at as string, entries });
+      if (!item) return;
+      await c.query(
+        `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (key) DO UPDATE SET payload = excluded.payload`,
+        [key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), open.closes_at, at, outboxPriority(item)],
+      );
+    });
   }
 }

@@ -108,4 +108,27 @@ export const POSTGRES_MIGRATIONS: string[] = [
      updated_at TEXT COLLATE "C" NOT NULL
    );
    CREATE INDEX follow_up_threads_updated ON follow_up_threads (updated_at);`,
+  // The sender claims what it sends, under a fencing token (see the SQLite migration of the same name).
+  `ALTER TABLE outbox ADD COLUMN claimed_by BIGINT;
+   ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+   CREATE TABLE send_epoch (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     epoch BIGINT NOT NULL,
+     holder TEXT NOT NULL,
+     since TEXT NOT NULL
+   );`,
+  // One operators' summary per burst (see the SQLite migration of the same name).
+  `CREATE TABLE ops_bursts (
+     key TEXT PRIMARY KEY,
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX ops_bursts_closes ON ops_bursts (closes_at);
+   CREATE TABLE ops_burst_entries (
+     burst_key TEXT NOT NULL REFERENCES ops_bursts(key) ON DELETE CASCADE,
+     key TEXT NOT NULL,
+     entry_json TEXT NOT NULL,
+     added_at TEXT NOT NULL,
+     PRIMARY KEY (burst_key, key)
+   );`,
 ];

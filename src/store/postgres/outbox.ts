@@ -1,5 +1,5 @@
 /** The outbox over PostgreSQL: what is still to be sent, in order, with its retry schedule. */
-import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxWait } from '../port.js';
+import { checkFence, OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload, type OutboxWait } from '../port.js';
 import { rowToOutboxItem } from '../rows.js';
 import type { PostgresDatabase, Queryable } from './database.js';
 import type { PostgresLedger } from './ledger.js';
@@ -43,12 +43,53 @@ export class PostgresOutbox {
     return (await this.db.rows('SELECT * FROM outbox WHERE next_attempt_at <= $1 ORDER BY priority, next_attempt_at, id LIMIT $2', [now.toISOString(), limit])).map(rowToOutboxItem);
   }
 
+  /** The row lock makes a concurrent claim or completion under the old epoch finish first, or see the new one. */
+  async beginSending(holder: string, now: Date): Promise<number> {
+    const [row] = await this.db.rows(
+      `INSERT INTO send_epoch (id, epoch, holder, since) VALUES (1, 1, $1, $2)
+       ON CONFLICT (id) DO UPDATE SET epoch = send_epoch.epoch + 1, holder = excluded.holder, since = excluded.since
+       RETURNING epoch`,
+      [holder, now.toISOString()],
+    );
+    return Number(row.epoch);
+  }
+
+  /**
+   * Checks `fence` inside the transaction `c`, holding the epoch row (FOR SHARE) until it ends:
+   * a replica's beginSending waits for this transaction, so it commits wholly before or is refused.
+   */
+  async checkFence(fence: number | undefined, c: Queryable): Promise<void> {
+    if (fence === undefined) return;
+    const [row] = await this.db.rows('SELECT epoch FROM send_epoch WHERE id = 1 FOR SHARE', [], c);
+    checkFence(fence, row ? Number(row.epoch) : undefined);
+  }
+
+  async claimOutbox(fence: number, now: Date, claimUntil: Date, limit = 100): Promise<OutboxItem[]> {
+    return this.db.tx(async (c) => {
+      await this.checkFence(fence, c);
+      const at = now.toISOString();
+      // SKIP LOCKED: a row another transaction is completing or claiming is left to it.
+      const rows = await this.db.rows(
+        `WITH claimed AS (
+           UPDATE outbox SET claimed_by = $2, claimed_until = $3 WHERE id IN (
+             SELECT id FROM outbox WHERE next_attempt_at <= $1 AND (claimed_by IS NULL OR claimed_by = $2 OR claimed_until <= $1)
+             ORDER BY priority, next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+           RETURNING *)
+         SELECT * FROM claimed ORDER BY priority, next_attempt_at, id`,
+        [at, fence, claimUntil.toISOString(), limit],
+        c,
+      );
+      return rows.map(rowToOutboxItem);
+    });
+  }
+
   async outboxDepth(): Promise<number> {
     return Number((await this.db.rows('SELECT COUNT(*) AS n FROM outbox'))[0].n);
   }
 
-  async completeOutbox(id: number, entry: LedgerEntry): Promise<void> {
+  async completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void> {
     await this.db.tx(async (c) => {
+      await this.checkFence(fence, c);
       await this.ledger.recordSent(entry, c);
       await this.dropOutbox(id, c);
     });

@@ -2,8 +2,8 @@
  * Bursts over SQLite: alerts for one destination folded into one rewritten message. A fold is
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
-import { burstRewriteKey, KEY_PREFIX } from '../../keys.js';
-import { OUTBOX_PRIORITY, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry } from '../port.js';
+import { burstRewriteKey, KEY_PREFIX, opsBurstKey } from '../../keys.js';
+import { checkFence, OUTBOX_PRIORITY, outboxPriority, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry, type StoredOpsBurst } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -80,8 +80,9 @@ export class SqliteBursts {
    * queue unless entries folded meanwhile still wait for it. One transaction, so a crash leaves
    * either the rewrite owed or all of them told.
    */
-  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = []): void {
+  completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = [], fence?: number): void {
     this.db.transaction(() => {
+      checkFence(fence, fence === undefined ? undefined : this.outbox.sendEpoch());
       for (const entry of told) {
         this.ledger.recordSent(entry);
         this.db.prepare('UPDATE burst_entries SET told = 1 WHERE key = ?').run(entry.key);
@@ -130,6 +131,32 @@ export class SqliteBursts {
   }
 
   burstRewritesDueNow(now: Date): void {
-    this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE kind = 'burst' AND next_attempt_at > ?").run(now.toISOString(), now.toISOString());
+    this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE kind IN ('burst', 'ops-burst') AND next_attempt_at > ?").run(now.toISOString(), now.toISOString());
+  }
+
+  /** SQLite has one writer: the transaction alone serialises the counting. */
+  admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): void {
+    this.db.transaction(() => {
+      const at = now.toISOString();
+      let open = this.db.prepare('SELECT * FROM ops_bursts WHERE closes_at > ? ORDER BY opened_at DESC LIMIT 1').get(at) as Row | undefined;
+      if (!open) {
+        // Closed bursts whose summary has left the queue are of no more use.
+        this.db.prepare('DELETE FROM ops_bursts WHERE closes_at <= ? AND key NOT IN (SELECT key FROM outbox)').run(at);
+        open = { key: opsBurstKey(now), opened_at: at, closes_at: new Date(now.getTime() + windowMs).toISOString() };
+        this.db.prepare('INSERT OR IGNORE INTO ops_bursts (key, opened_at, closes_at) VALUES (?, ?, ?)').run(open.key, open.opened_at, open.closes_at);
+      }
+      const key = open.key as string;
+      const added = this.db.prepare('INSERT OR IGNORE INTO ops_burst_entries (burst_key, key, entry_json, added_at) VALUES (?, ?, ?, ?)').run(key, entryKey, JSON.stringify(entry), at);
+      if (added.changes === 0 || this.ledger.wasSent(key)) return;
+      const entries = (this.db.prepare('SELECT entry_json FROM ops_burst_entries WHERE burst_key = ? ORDER BY added_at, rowid').all(key) as Row[]).map((r) => JSON.parse(r.entry_json as string) as unknown);
+      const item = compose({ key, openedAt: open.opened_at as string, closesAt: open.closes_at as string, entries });
+      if (!item) return;
+      this.db
+        .prepare(
+          `INSERT INTO outbox (key, kind, target, payload, next_attempt_at, created_at, priority) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET payload = excluded.payload`,
+        )
+        .run(key, item.kind, JSON.stringify(item.target), JSON.stringify(item.payload), open.closes_at, at, outboxPriority(item));
+    });
   }
 }

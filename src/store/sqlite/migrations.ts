@@ -102,4 +102,30 @@ export const SQLITE_MIGRATIONS: string[] = [
      updated_at TEXT NOT NULL        -- pruned past followups.window
    );
    CREATE INDEX follow_up_threads_updated ON follow_up_threads(updated_at);`,
+  // The sender claims what it sends, under a fencing token (port.ts beginSending/claimOutbox):
+  // the store's send epoch, bumped whenever a replica starts sending. A claim names the epoch
+  // that made it and ends at claimed_until.
+  `ALTER TABLE outbox ADD COLUMN claimed_by INTEGER;
+   ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+   CREATE TABLE send_epoch (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     epoch INTEGER NOT NULL,
+     holder TEXT NOT NULL,
+     since TEXT NOT NULL
+   );`,
+  // One operators' summary per burst with several replicas: the burst and the alerts in it are
+  // stored (port.ts admitToOpsBurst), and the summary is an outbox item like any message.
+  `CREATE TABLE ops_bursts (
+     key TEXT PRIMARY KEY,
+     opened_at TEXT NOT NULL,
+     closes_at TEXT NOT NULL
+   );
+   CREATE INDEX ops_bursts_closes ON ops_bursts(closes_at);
+   CREATE TABLE ops_burst_entries (
+     burst_key TEXT NOT NULL REFERENCES ops_bursts(key) ON DELETE CASCADE,
+     key TEXT NOT NULL,
+     entry_json TEXT NOT NULL,
+     added_at TEXT NOT NULL,
+     PRIMARY KEY (burst_key, key)
+   );`,
 ];

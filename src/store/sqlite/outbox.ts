@@ -1,5 +1,5 @@
 /** The outbox over SQLite: what is still to be sent, in id order, with its retry schedule. */
-import { OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload } from '../port.js';
+import { checkFence, OUTBOX_WAIT_IS_ATTEMPT, outboxPriority, type OutboxWait, type LedgerEntry, type NewOutboxItem, type OutboxItem, type OutboxPayload } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import { rowToOutboxItem } from '../rows.js';
@@ -43,12 +43,45 @@ export class SqliteOutbox {
     return rows.map(rowToOutboxItem);
   }
 
+  beginSending(holder: string, now: Date): number {
+    return this.db.transaction(() => {
+      const epoch = (this.sendEpoch() ?? 0) + 1;
+      this.db
+        .prepare('INSERT INTO send_epoch (id, epoch, holder, since) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET epoch = excluded.epoch, holder = excluded.holder, since = excluded.since')
+        .run(epoch, holder, now.toISOString());
+      return epoch;
+    });
+  }
+
+  /** The store's current send epoch (undefined before anyone sent). */
+  sendEpoch(): number | undefined {
+    return (this.db.prepare('SELECT epoch FROM send_epoch WHERE id = 1').get() as { epoch: number } | undefined)?.epoch;
+  }
+
+  /** One process owns a SQLite file, so a transaction is the lock; the fence still holds out a stale turn. */
+  claimOutbox(fence: number, now: Date, claimUntil: Date, limit = 100): OutboxItem[] {
+    return this.db.transaction(() => {
+      checkFence(fence, this.sendEpoch());
+      const at = now.toISOString();
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM outbox WHERE next_attempt_at <= ? AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)
+           ORDER BY priority, next_attempt_at, id LIMIT ?`,
+        )
+        .all(at, fence, at, limit) as Record<string, unknown>[];
+      const claim = this.db.prepare('UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?');
+      for (const row of rows) claim.run(fence, claimUntil.toISOString(), row.id);
+      return rows.map(rowToOutboxItem);
+    });
+  }
+
   outboxDepth(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
   }
 
-  completeOutbox(id: number, entry: LedgerEntry): void {
+  completeOutbox(id: number, entry: LedgerEntry, fence?: number): void {
     this.db.transaction(() => {
+      checkFence(fence, fence === undefined ? undefined : this.sendEpoch());
       this.ledger.recordSent(entry);
       this.dropOutbox(id);
     });
