@@ -44,6 +44,8 @@ const EMOJI: Readonly<Record<string, string>> = {
   rocket: '🚀',
   // The resubmitted reply in an alert's thread (messages/follow-ups.ts).
   leftwards_arrow_with_hook: '↩️',
+  broom: '🧹',
+  memo: '📝',
 };
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -6,6 +6,9 @@ import { blockHtml, messageBodyHtml } from '../../src/demo/blocks-html.js';
 import { conversationHtml, conversationsOf, homeHtml, mrkdwnContextOf, threadsOf } from '../../src/demo/conversations-html.js';
 import { formatSlackDate, mrkdwnToHtml, type MrkdwnContext } from '../../src/demo/mrkdwn-html.js';
 import { SlackWorkspace } from '../../src/sim/slack-workspace.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
 
 const ctx: MrkdwnContext = {
   userName: (id) => (id === 'U0ALICE' ? 'alice' : undefined),
@@ -68,6 +71,14 @@ describe('mrkdwn as HTML', () => {
 
   it('shows the emoji the bot uses and leaves unknown ones as :name:', () => {
     expect(html(':x: :double_vertical_bar: :made_up:')).toBe('❌ ⏸️ :made_up:');
+  });
+
+  it('knows every emoji the bot writes in its messages and replies (else the page shows :name:)', () => {
+    const sources = ['src/messages', 'src/slack', 'src/slack/commands']
+      .flatMap((dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(ROOT, dir, f), 'utf8')));
+    const used = new Set(sources.flatMap((text) => [...text.matchAll(/[`'" ]:([a-z][a-z0-9_+-]*):[`'" ]/g)].map((m) => m[1])));
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => html(`:${name}:`) === `:${name}:`)).toEqual([]);
   });
 });
 
