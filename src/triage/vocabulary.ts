@@ -314,6 +314,13 @@ export const VOCABULARY: readonly Software[] = [
         source: 'bminor/glibc po/zh_CN.po (sysdeps/generic/siglist.h: msgid "Killed" msgstr "已杀死", the strsignal text bash prints for a job killed by SIGKILL)',
         example: '已杀死',
       },
+      {
+        category: 'host-oom',
+        summary: 'The kernel killed the compiler (SIGKILL, most often the OOM killer): fewer parallel build jobs or more memory',
+        says: /(?:Killed|已杀死) signal terminated program /,
+        source: 'gcc-mirror/gcc gcc/gcc.cc execute() (SIGKILL: fatal_error "%s signal terminated program %s" with strsignal, "Much more likely is the user or OOM killer nuked it"); the strsignal text localized as in bminor/glibc po/zh_CN.po',
+        example: 'c++: fatal error: Killed signal terminated program cc1plus',
+      },
     ],
   },
   {

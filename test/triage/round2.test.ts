@@ -15,6 +15,16 @@ interface Case {
 }
 
 const CASES: Record<string, Case> = {
+  "a compiler the kernel killed during a build is out of host memory, not a crash": {
+    log: ['[ 40%] Building CXX object src/CMakeFiles/ops.dir/kernels.cpp.o', 'g++: fatal error: Killed signal terminated program cc1plus', 'compilation terminated.', 'make[2]: *** [src/CMakeFiles/ops.dir/build.make:90: src/CMakeFiles/ops.dir/kernels.cpp.o] Error 1'],
+    line: 2,
+    category: 'host-oom',
+  },
+  "the same in a zh_CN locale, after the assembler's errors on the compiler's cut output": {
+    log: ['{standard input}:812: 错误：expected symbol name', 'gcc: 致命错误：已杀死 signal terminated program cc1', '编译中断。'],
+    line: 2,
+    category: 'host-oom',
+  },
   "the shell's Killed in a zh_CN locale is the OOM killer's SIGKILL, as in English": {
     log: ['epoch 3 step 400 loss 0.82', 'Writing metrics: /logs/run/metrics.jsonl', '已杀死'],
     line: 3,
