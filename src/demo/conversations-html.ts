@@ -2,7 +2,9 @@
  * The simulated workspace as the demo page shows it: one pane per conversation, each message
  * with the bot's name, its time and its blocks; and a person's Home tab as the bot last
  * published it. A person sees their own DM with the bot, the channels they are in, and only
- * the ephemeral replies meant for them. Reads the workspace, returns HTML.
+ * the ephemeral replies meant for them. A thread's replies are shown under their root, as
+ * Slack's thread view would list them (the page has no side panel). Reads the workspace,
+ * returns HTML.
  */
 import type { PostedMessage, SlackChannel, SlackWorkspace } from '../sim/slack-workspace.js';
 import { blockHtml, messageBodyHtml } from './blocks-html.js';
@@ -71,6 +73,46 @@ function messageHtml(message: PostedMessage, ctx: MrkdwnContext): string {
   ].join('');
 }
 
+export interface Thread {
+  root: PostedMessage;
+  /** Its replies in the order posted (Slack lists them oldest first). */
+  replies: PostedMessage[];
+}
+
+/**
+ * The conversation's top-level messages in order, each with the replies posted under it
+ * (`thread_ts` naming it). A reply whose root is not shown here (someone else's ephemeral
+ * message, or one outside the conversation) is kept at the top level, where it was posted,
+ * rather than dropped. One pass over the messages, whatever their number.
+ */
+export function threadsOf(messages: readonly PostedMessage[]): Thread[] {
+  const byTs = new Map<string, Thread>();
+  const threads: Thread[] = [];
+  for (const message of messages) {
+    const root = message.thread_ts !== undefined && message.thread_ts !== message.ts ? byTs.get(message.thread_ts) : undefined;
+    if (root) {
+      root.replies.push(message);
+      continue;
+    }
+    const thread = { root: message, replies: [] };
+    threads.push(thread);
+    byTs.set(message.ts, thread);
+  }
+  return threads;
+}
+
+function threadHtml(thread: Thread, ctx: MrkdwnContext): string {
+  if (!thread.replies.length) return messageHtml(thread.root, ctx);
+  const count = `${thread.replies.length} ${thread.replies.length === 1 ? 'reply' : 'replies'}`;
+  return [
+    messageHtml(thread.root, ctx),
+    `<div class="thread" data-thread-ts="${escapeHtml(thread.root.ts)}">`,
+    `<div class="thread-count">${count}</div>`,
+    thread.replies.map((m) => messageHtml(m, ctx)).join(''),
+    '</div>',
+  ].join('');
+}
+
 export function conversationHtml(view: ConversationView, ctx: MrkdwnContext): string {
   const label = view.kind === 'dm' ? `Direct message · ${escapeHtml(view.title)}` : escapeHtml(view.title);
   const empty = view.messages.length ? '' : `<p class="empty">No messages here yet. Type <code>/runai help</code> below.</p>`;
@@ -78,7 +120,7 @@ export function conversationHtml(view: ConversationView, ctx: MrkdwnContext): st
     `<section class="conversation ${view.kind}" data-conversation="${escapeHtml(view.id)}">`,
     `<h2 class="conversation-title">${label}</h2>`,
     empty,
-    view.messages.map((m) => messageHtml(m, ctx)).join(''),
+    threadsOf(view.messages).map((t) => threadHtml(t, ctx)).join(''),
     '</section>',
   ].join('');
 }

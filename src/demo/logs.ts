@@ -30,6 +30,13 @@ export const OOM_LOG = [
   '',
 ].join('\n');
 
+/** resnet-finetune resubmitted: its first minutes (epoch 1 has not ended, so no checkpoint yet). */
+export const RESNET_RESTART_LOG = [
+  '2026-11-29 10:05:41,220 INFO  Using device cuda:0 (NVIDIA A100-SXM4-80GB)',
+  '2026-11-29 10:05:41,688 INFO  Loaded 1,281,167 training images from /data/imagenet/train',
+  '',
+].join('\n');
+
 /** jupyter-bob: a notebook server, stopped by its owner. */
 export const JUPYTER_LOG = [
   '[I 2026-11-29 08:02:11.412 ServerApp] Jupyter Server 2.14.2 is running at:',
@@ -65,3 +72,53 @@ export function ddpWatchdogLog(rank: number): string {
     '',
   ].join('\n');
 }
+
+/**
+ * fish-detector (bob): a detector's training that ran out of GPU memory, yet exited 0, as its
+ * command pipes through `tee` without `pipefail`. The real log of VIAME/VIAME#146 ("Training exit
+ * code 0 even if CUDA errors"), copied from test/fixtures/logs/masked/viame-exit-0-cuda-oom.log
+ * (source and licence in test/fixtures/README.md: quoted, copyright with its author); the end of
+ * its traceback is not in that copy either.
+ */
+export const MASKED_OOM_LOG = [
+  "ERROR: an <class 'RuntimeError'> error occurred in the train loop: RuntimeError('CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.80 GiB total capacity; 1.28 GiB already allocated; 5.44 MiB free; 1.32 GiB reserved in total by PyTorch)',)",
+  "INFO: Traceback (most recent call last):",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/netharn/fit_harn.py\", line 1554, in run",
+  "    test_loader",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/netharn/fit_harn.py\", line 1768, in _run_tagged_epochs",
+  "    harn._run_epoch(train_loader, tag='train', learn=True)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/netharn/fit_harn.py\", line 1981, in _run_epoch",
+  "    outputs, loss = harn.run_batch(batch)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/bioharn/detect_fit.py\", line 293, in run_batch",
+  "    return_result=return_result)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/netharn/device.py\", line 58, in forward",
+  "    return self.module.forward(*inputs, **kwargs)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/bioharn/models/mm_models.py\", line 871, in forward",
+  "    return_loss=True, **trainkw)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/mmcv/runner/fp16_utils.py\", line 84, in new_func",
+  "    return old_func(*args, **kwargs)",
+  "  File \"/opt/noaa/viame/lib/python3.6/site-packages/mmdet/models/detectors/base.py\", line 168, in forward",
+  '',
+].join('\n');
+
+/**
+ * llama-ddp's master while it trains: the Hugging Face Trainer's own line when it saves
+ * ("Saving model checkpoint to ...", transformers/trainer.py `_save_checkpoint`, as its default
+ * logging prints it: the message alone; the API server adds the time), written
+ * `minutesAgo` before the maintenance reminder; the progress after it is not a save.
+ */
+export const LLAMA_TRAINING_LOG = {
+  before: [
+    "[rank0]: INFO  Rank 0/3 on host dgx-a100-01, local_rank 0",
+    "{'loss': 1.9312, 'grad_norm': 0.8125, 'learning_rate': 1.8e-05, 'epoch': 0.41}",
+    '',
+  ].join('\n'),
+  checkpoint: [
+    "Saving model checkpoint to /checkpoints/llama-ddp/checkpoint-12000",
+    '',
+  ].join('\n'),
+  after: [
+    "{'loss': 1.8874, 'grad_norm': 0.7969, 'learning_rate': 1.7e-05, 'epoch': 0.44}",
+    '',
+  ].join('\n'),
+};

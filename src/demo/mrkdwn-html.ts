@@ -42,6 +42,10 @@ const EMOJI: Readonly<Record<string, string>> = {
   clock3: '🕒',
   zzz: '💤',
   rocket: '🚀',
+  // The resubmitted reply in an alert's thread (messages/follow-ups.ts).
+  leftwards_arrow_with_hook: '↩️',
+  broom: '🧹',
+  memo: '📝',
 };
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -287,6 +287,9 @@ time, .note { font-size: 12px; color: #616061; }
 .button:disabled { opacity: .6; cursor: progress; }
 .button.primary { color: #fff; background: #007a5a; border-color: #007a5a; }
 .message.ephemeral { background: #f8f8f8; }
+.thread { margin: 0 20px 6px 64px; border-left: 2px solid #e8e8e8; }
+.thread .message { padding: 6px 12px; }
+.thread-count { font-size: 13px; font-weight: 700; color: #1264a3; padding: 2px 12px; }
 .button.danger { color: #e01e5a; }
 code { font: 12px/1.5 Monaco, Menlo, Consolas, "Courier New", monospace; color: #e01e5a; background: #f8f8f8; border: 1px solid #e8e8e8; border-radius: 3px; padding: 1px 3px; }
 .code-block { font: 12px/1.5 Monaco, Menlo, Consolas, "Courier New", monospace; background: #f8f8f8; border: 1px solid #e8e8e8; border-radius: 4px; padding: 8px; margin: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -123,7 +123,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
         await untilAnnounced(slack);
       }
       if (step.clockTo) clockOffsetMs += Math.max(0, step.clockTo.getTime() - now().getTime());
-      step.play(kube, now());
+      await step.play(kube, now(), (namespace, name, phase) => untilSettled(bot, namespace, name, phase));
       played++;
       // The bot looks for stuck workloads every 30 s and for due reminders every minute; the
       // demo asks right away instead of waiting, as those timers would.
@@ -162,8 +162,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 /** The expected DMs have arrived and the bot has gone quiet (maintenance posts, retries done). */
 async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) =>
-    !slack.messagesTo(user).some((call) => String(call.body.text ?? '').includes(says)));
+  const missing = () => EXPECTED_ALERTS.filter(({ user, says }) => !hasPosted(slack, user, says));
   while (missing().length) {
     if (Date.now() > deadline) {
       throw new Error(`the bot did not deliver: ${missing().map((m) => `"${m.says}" → ${m.user}`).join(', ')}`);
@@ -176,6 +175,22 @@ async function untilDelivered(slack: SlackSimulator, bot: Bot): Promise<void> {
     await bot.settle();
     await delay(QUIET_MS);
   }
+}
+
+/** Whether the bot has told `user` something whose text or blocks say `phrase`. */
+function hasPosted(slack: SlackSimulator, user: string, phrase: string): boolean {
+  return slack.messagesTo(user).some((call) => `${String(call.body.text ?? '')}\n${JSON.stringify(call.body.blocks ?? [])}`.includes(phrase));
+}
+
+/** Until the bot knows the workload in `phase` (`undefined`: gone) and has done what it owes so far. */
+async function untilSettled(bot: Bot, namespace: string, name: string, phase: string | undefined): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  const known = () => bot.reconciler.workloads().find((w) => w.namespace === namespace && w.name === name);
+  while (phase === undefined ? known() : known()?.phase !== phase) {
+    if (Date.now() > deadline) throw new Error(`the bot did not see ${namespace}/${name} ${phase ?? 'gone'}`);
+    await delay(20);
+  }
+  await bot.settle();
 }
 
 /** Until the maintenance channel has the bot's first reminder (the 7-day one, due at start). */

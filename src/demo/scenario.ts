@@ -1,16 +1,20 @@
 /**
  * The demo's story, played on the simulated cluster the way Run:ai's controllers would change
- * it: three workloads are running when the bot starts; then a training job runs out of GPU
- * memory, a notebook is stopped, a workspace waits over its project's quota, and one worker of
- * a distributed job dies while the other ranks time out waiting for it. Half-way through, the
- * clock moves to a day before the maintenance window, as if the day had passed.
+ * it: four workloads are running when the bot starts; then a training job runs out of GPU
+ * memory and its owner resubmits it with one change (the bot follows up in the alert's thread,
+ * and, as the new run's `python` is buffered, sends a log-saving tip), a notebook is stopped, a
+ * detector's training "completes" although its log ends in an error its `| tee` hid, a
+ * workspace waits over its project's quota, and one worker of a distributed job dies while the
+ * other ranks time out waiting for it. Half-way through, the clock moves to a day before the
+ * maintenance window, as if the day had passed; the reminder names the distributed job's last
+ * checkpoint.
  *
  * The people are chosen so that each access rule can be seen at work from the page: owners,
  * a member of one project, an admin, and a stranger who may see nothing.
  */
 import type { FakeKube } from '../sim/kube-apiserver.js';
 import type { SlackUser } from '../sim/slack-workspace.js';
-import { DDP_WORKER1_LOG, ddpWatchdogLog, JUPYTER_LOG, OOM_LOG } from './logs.js';
+import { DDP_WORKER1_LOG, ddpWatchdogLog, JUPYTER_LOG, LLAMA_TRAINING_LOG, MASKED_OOM_LOG, OOM_LOG, RESNET_RESTART_LOG } from './logs.js';
 import { namespaceOf, podGroupName, podGroupObject, podObject, workloadObject, type WorkloadSpec } from './objects.js';
 
 export const PEOPLE: readonly SlackUser[] = [
@@ -30,7 +34,7 @@ export const STRANGER = 'U0FRANK';
 /** What each person is in the story, for the page's user switcher. */
 export const ROLES: Readonly<Record<string, string>> = {
   U0ALICE: 'owns resnet-finetune',
-  U0BOB: 'owns jupyter-bob',
+  U0BOB: 'owns jupyter-bob and fish-detector',
   U0CAROL: 'owns llama-ddp and sdxl-eval',
   U0DAVE: 'member of project llm',
   U0ERIN: 'cluster admin',
@@ -63,6 +67,21 @@ export const JUPYTER: WorkloadSpec = {
   image: 'jupyter/pytorch-notebook:cuda12-python-3.11',
   command: 'start-notebook.py',
   arguments: "--NotebookApp.base_url=/vision/jupyter-bob",
+  gpu: '1',
+};
+
+/** One intentional change after the out-of-memory failure, as the guide asks: the image tag. */
+export const RESNET_RESUBMITTED: WorkloadSpec = { ...RESNET, image: 'registry.example.org/vision/resnet-train:2.4.2' };
+
+/** `| tee` without `set -o pipefail`: the pipeline's exit status is tee's, so a crash reads as Completed. */
+export const FISH_DETECTOR: WorkloadSpec = {
+  kind: 'TrainingWorkload',
+  name: 'fish-detector',
+  project: 'vision',
+  owner: 'bob',
+  image: 'registry.example.org/vision/viame:0.19',
+  command: 'bash',
+  arguments: '-c "python -u train_detector.py --config fish.yaml 2>&1 | tee -a /data/logs/train.log"',
   gpu: '1',
 };
 
@@ -103,14 +122,20 @@ export interface ScenarioStep {
   title: string;
   /** Time passes: the demo's clock moves to this moment before the step plays. */
   clockTo?: Date;
-  /** Changes the cluster; `now` is the demo's clock as the step plays. */
-  play(kube: FakeKube, now: Date): void;
+  /**
+   * Changes the cluster; `now` is the demo's clock as the step plays. `settled(namespace, name,
+   * phase)` resolves once the bot knows that workload in that phase (`undefined`: gone) and has
+   * done what it owes for it: a person acts on what happened, so a step that follows up on a
+   * change waits for the bot to have seen it (else the story would race the watch). It waits on
+   * the bot, not on a message: a visitor may have muted the workload, and then none comes.
+   */
+  play(kube: FakeKube, now: Date, settled: (namespace: string, name: string, phase: string | undefined) => Promise<void>): void | Promise<void>;
 }
 
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const minutesBefore = (now: Date, minutes: number) => iso(new Date(now.getTime() - minutes * 60_000));
 
-/** What exists before the bot starts: the projects' namespaces and three running workloads. */
+/** What exists before the bot starts: the projects' namespaces and four running workloads. */
 export function seedCluster(kube: FakeKube, now: Date): void {
   for (const project of PROJECTS) kube.addNamespace(namespaceOf(project), { 'runai/queue': project });
   const started = minutesBefore(now, 40);
@@ -118,8 +143,15 @@ export function seedCluster(kube: FakeKube, now: Date): void {
   kube.apply(podObject({ workload: RESNET.name, project: RESNET.project, owner: RESNET.owner, name: `${RESNET.name}-0-0`, container: RESNET.name, image: RESNET.image, startedAt: started }));
   kube.apply(workloadObject(JUPYTER));
   kube.apply(podObject({ workload: JUPYTER.name, project: JUPYTER.project, owner: JUPYTER.owner, name: `${JUPYTER.name}-0-0`, container: JUPYTER.name, image: JUPYTER.image, node: 'dgx-a100-02', startedAt: minutesBefore(now, 110) }));
+  kube.apply(workloadObject(FISH_DETECTOR));
+  kube.apply(podObject({ workload: FISH_DETECTOR.name, project: FISH_DETECTOR.project, owner: FISH_DETECTOR.owner, name: `${FISH_DETECTOR.name}-0-0`, container: FISH_DETECTOR.name, image: FISH_DETECTOR.image, node: 'dgx-a100-02', startedAt: started }));
   kube.apply(workloadObject(LLAMA));
   for (const r of LLAMA_REPLICAS) kube.apply(llamaPod(r, started));
+}
+
+/** The pod of a single-pod workload, running since `startedAt`, or ended with `exit`. */
+function singlePod(spec: WorkloadSpec, startedAt: string, exit?: { code: number; reason: string; finishedAt: string }) {
+  return podObject({ workload: spec.name, project: spec.project, owner: spec.owner, name: `${spec.name}-0-0`, container: spec.name, image: spec.image, startedAt, exit });
 }
 
 function llamaPod(replica: (typeof LLAMA_REPLICAS)[number], startedAt: string, finishedAt?: string) {
@@ -155,6 +187,22 @@ export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[]
       },
     },
     {
+      label: 'Resubmit it with one change',
+      title: 'alice deletes resnet-finetune and submits it again under the same name with one change: image tag 2.4.1 → 2.4.2',
+      async play(kube, now, settled) {
+        const ns = namespaceOf(RESNET.project);
+        // alice read the alert (its log was read before the pod goes), then, as `runai delete` and
+        // `runai submit`: the new workload has the old name and a new uid.
+        await settled(ns, RESNET.name, 'Failed');
+        kube.delete({ kind: RESNET.kind, namespace: ns, name: RESNET.name });
+        kube.delete({ kind: 'Pod', namespace: ns, name: `${RESNET.name}-0-0` });
+        await settled(ns, RESNET.name, undefined);
+        kube.apply(workloadObject(RESNET_RESUBMITTED));
+        kube.apply(singlePod(RESNET_RESUBMITTED, iso(now)));
+        kube.appendLog(ns, `${RESNET.name}-0-0`, RESNET.name, RESNET_RESTART_LOG);
+      },
+    },
+    {
       label: 'Stop a notebook',
       title: 'bob stops his notebook jupyter-bob',
       play(kube) {
@@ -164,11 +212,25 @@ export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[]
       },
     },
     {
+      label: 'Complete a job with a hidden error',
+      title: "bob's fish-detector ends with exit code 0, but its log ends in CUDA out of memory: `| tee` without pipefail hid the failure",
+      play(kube, now) {
+        kube.appendLog(namespaceOf(FISH_DETECTOR.project), `${FISH_DETECTOR.name}-0-0`, FISH_DETECTOR.name, MASKED_OOM_LOG);
+        kube.apply(singlePod(FISH_DETECTOR, started, { code: 0, reason: 'Completed', finishedAt: iso(now) }));
+        kube.setPhase(FISH_DETECTOR.kind, namespaceOf(FISH_DETECTOR.project), FISH_DETECTOR.name, 'Completed');
+      },
+    },
+    {
       label: 'Send the maintenance reminder',
-      title: "a day later, one day before the maintenance window: a reminder in #maintenance and a DM to carol, whose llama-ddp is running",
+      title: "a day later, one day before the maintenance window: a reminder in #maintenance and a DM to carol, naming the last checkpoint of her running llama-ddp",
       clockTo: new Date(windowStart.getTime() - DAY_MS + 60_000),
-      play() {
-        // Nothing changes in the cluster; the bot's reminders are due at the new time.
+      play(kube, now) {
+        // The day's training, as the API server dates it (timestamps=true): the last save was 40 minutes ago.
+        const master = `${LLAMA.name}-master-0`;
+        const ns = namespaceOf(LLAMA.project);
+        kube.appendLog(ns, master, 'pytorch', LLAMA_TRAINING_LOG.before, { at: new Date(now.getTime() - 90 * 60_000) });
+        kube.appendLog(ns, master, 'pytorch', LLAMA_TRAINING_LOG.checkpoint, { at: new Date(now.getTime() - 40 * 60_000) });
+        kube.appendLog(ns, master, 'pytorch', LLAMA_TRAINING_LOG.after, { at: new Date(now.getTime() - 5 * 60_000) });
       },
     },
     {
@@ -210,11 +272,15 @@ export function scenarioSteps(seededAt: Date, windowStart: Date): ScenarioStep[]
   ];
 }
 
-/** The DMs the scenario must produce (a phrase of each one's text): the run is over when each owner has theirs. */
+/** The DMs the scenario must produce (a phrase of each one's text or blocks): the run is over when each owner has theirs. */
 export const EXPECTED_ALERTS: ReadonlyArray<{ workload: string; user: string; says: string }> = [
   { workload: RESNET.name, user: 'U0ALICE', says: 'resnet-finetune (project vision) is Failed' },
+  { workload: RESNET.name, user: 'U0ALICE', says: 'resnet-finetune was resubmitted (1 change' },
+  { workload: RESNET.name, user: 'U0ALICE', says: 'Tip for resnet-finetune (project vision)' },
   { workload: JUPYTER.name, user: 'U0BOB', says: 'jupyter-bob (project vision) is Stopped' },
+  { workload: FISH_DETECTOR.name, user: 'U0BOB', says: 'fish-detector (project vision) completed, but its log ends in an error' },
   { workload: LLAMA.name, user: 'U0CAROL', says: 'your running workloads: llama-ddp' },
+  { workload: LLAMA.name, user: 'U0CAROL', says: 'checkpoint saved' },
   { workload: OVER_QUOTA.name, user: 'U0CAROL', says: 'sdxl-eval (project genai) has been Pending' },
   { workload: LLAMA.name, user: 'U0CAROL', says: 'llama-ddp (project llm) is Failed' },
 ];

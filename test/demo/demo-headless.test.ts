@@ -12,7 +12,7 @@ import { CLI, ROOT } from './cli.js';
 
 interface Call {
   method: string;
-  body: { channel?: string; text?: string; blocks?: unknown[] };
+  body: { channel?: string; text?: string; blocks?: unknown[]; ts?: string; thread_ts?: string; reply_broadcast?: unknown };
 }
 
 const run = promisify(execFile);
@@ -51,7 +51,7 @@ describe('demo --headless', () => {
   });
 
   it("DMs the stopped workspace's owner with the guide's Stopped advice", () => {
-    const [dm] = postsTo('U0BOB');
+    const dm = postsTo('U0BOB').find((post) => post.includes('jupyter-bob'));
     expect(dm).toContain('jupyter-bob was stopped');
     expect(dm).toContain(GUIDE.Stopped.nextAction);
   });
@@ -76,6 +76,42 @@ describe('demo --headless', () => {
     expect(notice).toBeGreaterThanOrEqual(0);
     expect(carol[notice]).toContain('llama-ddp');
     expect(notice).toBeLessThan(carol.findIndex((post) => post.includes('llama-ddp failed')));
+  });
+
+  it("threads alice's resubmission with one change under her failure alert and edits the alert's first line", () => {
+    const alerts = calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === 'U0ALICE' && shown(c).includes('resnet-finetune failed'));
+    expect(alerts).toHaveLength(1);
+    // The thread's replies go to the DM's channel ID, under the root's ts (chat.update's answer names both).
+    const edits = calls.filter((c) => c.method === 'chat.update' && shown(c).includes('resnet-finetune'));
+    expect(edits.at(-1)!.body.text).toContain('Failed → resubmitted, running');
+    const root = edits.at(-1)!.body.ts!;
+    const thread = calls.filter((c) => c.method === 'chat.postMessage' && c.body.thread_ts === root).map(shown);
+    expect(thread).toHaveLength(2);
+    expect(thread[0]).toContain('is Deleted');
+    expect(thread[1]).toContain('1 change: image tag 2.4.1 → 2.4.2');
+    expect(thread[1]).toContain('registry.example.org/vision/resnet-train:2.4.1');
+    expect(calls.filter((c) => c.body.reply_broadcast !== undefined)).toEqual([]);
+  });
+
+  it('tips alice once, when the resubmission starts, that its buffered python may lose the log', () => {
+    const tips = postsTo('U0ALICE').filter((post) => post.includes('A tip for the log of resnet-finetune'));
+    expect(tips).toHaveLength(1);
+    expect(tips[0]).toContain('without -u');
+    expect(tips[0]).toContain('/runai settings tips off');
+  });
+
+  it("tells bob that fish-detector completed although its log ends in CUDA out of memory hidden by tee", () => {
+    const [masked, ...more] = postsTo('U0BOB').filter((post) => post.includes('fish-detector'));
+    expect(more).toHaveLength(0);
+    expect(masked).toContain('fish-detector completed, but its log ends in an error');
+    expect(masked).toContain('CUDA out of memory. Tried to allocate 20.00 MiB');
+    expect(masked).toContain('set -o pipefail');
+  });
+
+  it("names llama-ddp's last checkpoint in carol's maintenance DM, from its timestamped log", () => {
+    const notice = postsTo('U0CAROL').find((post) => post.includes('Maintenance in 24 hours: your running workloads'));
+    expect(notice).toMatch(/Last checkpoint saved (39|40|41) min ago \(global step 12000/);
+    expect(notice).toContain('/checkpoints/llama-ddp/checkpoint-12000');
   });
 
   it('announces the maintenance window in the maintenance channel', () => {

@@ -106,7 +106,7 @@ describeWithChromium('the interactive demo page', () => {
     expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     await expect(page.locator('#pane').getAttribute('data-pane')).resolves.toBe('D0ALICE');
     await expect(page.locator('#viewer option').allTextContents()).resolves.toEqual([
-      'Alice Martin (owns resnet-finetune)', 'Bob Chen (owns jupyter-bob)', 'Carol Okafor (owns llama-ddp and sdxl-eval)',
+      'Alice Martin (owns resnet-finetune)', 'Bob Chen (owns jupyter-bob and fish-detector)', 'Carol Okafor (owns llama-ddp and sdxl-eval)',
       'Dave Kim (member of project llm)', 'Erin Novak (cluster admin)', 'Frank Ortiz (in no project)',
     ]);
   });
@@ -117,7 +117,7 @@ describeWithChromium('the interactive demo page', () => {
     await alert.waitFor({ timeout: SHOWN_MS });
     await expect(alert.locator('.header').first().textContent()).resolves.toBe('resnet-finetune failed');
     await expect(alert.locator('pre.code-block').allTextContents()).resolves.toEqual(expect.arrayContaining([expect.stringContaining('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB')]));
-    await expect(alert.locator('[data-action-id]').allTextContents()).resolves.toEqual(['Show more of the log', 'Mute this workload', 'Mute vision for a day', 'Open in Run:ai ↗']);
+    await expect(alert.locator('[data-action-id]').allTextContents()).resolves.toEqual(['Show more of the log', 'Save the whole log', 'Mute this workload', 'Mute vision for a day', 'Open in Run:ai ↗']);
     expect(await alert.locator('button[disabled]').count()).toBe(0);
     const link = alert.locator('a[data-action-id="runai_open_ui"]');
     await expect(link.getAttribute('href')).resolves.toMatch(/^https:\/\/runai\.example\.org\//);
@@ -203,8 +203,40 @@ describeWithChromium('the interactive demo page', () => {
     expect(await reply('/runai status resnet-finetune')).not.toContain("can't show you");
   });
 
-  it('plays the rest of the story from the page: the maintenance reminder, the stopped notebook, the quota wait, the distributed failure', async () => {
+  it("plays alice's resubmission: the replies under her alert, its first line edited, and a log-saving tip", async () => {
+    await actAs('U0ALICE');
+    // She muted it above: follow-ups respect mutes, so she unmutes it first.
+    await expect((await type('/runai unmute resnet-finetune')).textContent()).resolves.toContain('resnet-finetune');
+    await playNext('Resubmit it with one change');
+    const thread = dm().locator('.thread');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#pane .thread')?.innerText.includes('1 change'), undefined, { timeout: SHOWN_MS });
+    await expect(thread.locator('.thread-count').textContent()).resolves.toBe('2 replies');
+    const replied = await thread.innerText();
+    expect(replied).toContain('is Deleted');
+    expect(replied).toContain('↩️ Resubmitted');
+    expect(replied).toMatch(/1 change:\s*image tag\s*2\.4\.1\s*→\s*2\.4\.2/);
+    // The root, just above its thread, now says where things stand, and is marked edited.
+    const root = dm().locator('article.message', { has: page.locator('.header', { hasText: 'Failed → resubmitted, running' }) });
+    await root.waitFor({ timeout: SHOWN_MS });
+    await expect(root.locator('.note').allTextContents()).resolves.toContain('(edited)');
+    await expect(root.evaluate((el) => el.nextElementSibling?.className)).resolves.toBe('thread');
+    const tip = dm().locator('article.message', { hasText: 'A tip for the log of resnet-finetune' });
+    await tip.waitFor({ timeout: SHOWN_MS });
+    await expect(tip.innerText()).resolves.toContain('/runai settings tips off');
+    // The README's picture of a thread: the edited root with its replies.
+    // Tall enough for the root and its replies; the pane is scrolled to the thread's last reply.
+    const tall = await browser.newPage({ viewport: { width: 1040, height: 2100 }, deviceScaleFactor: 1 });
+    await tall.goto(demo.url);
+    const whole = tall.locator('#pane .thread');
+    await whole.waitFor({ timeout: SHOWN_MS });
+    await tall.evaluate(() => (globalThis as any).document.querySelector('#pane .thread').scrollIntoView({ block: 'end' }));
+    await tall.screenshot({ path: join(SHOTS, 'demo-thread.png') });
+    await tall.close();
+  });
+
+  it('plays the rest of the story from the page: the stopped notebook, the masked failure, the maintenance reminder with a checkpoint, the quota wait, the distributed failure', async () => {
     await playNext('Stop a notebook');
+    await playNext('Complete a job with a hidden error');
     await playNext('Send the maintenance reminder');
     await playNext('Leave a workspace waiting over quota');
     await playNext('Fail a distributed job');
@@ -215,6 +247,7 @@ describeWithChromium('the interactive demo page', () => {
     await actAs('U0BOB');
     expect(await page.locator('#pane').innerText()).toContain('jupyter-bob was stopped');
     expect(await page.locator('#pane').innerText()).toContain(GUIDE.Stopped.nextAction);
+    expect(await page.locator('#pane').innerText()).toContain('fish-detector completed, but its log ends in an error');
 
     await actAs('U0CAROL');
     await page.waitForFunction(() => (globalThis as any).document.getElementById('pane').innerText.includes('llama-ddp failed'), undefined, { timeout: SHOWN_MS });
@@ -224,6 +257,7 @@ describeWithChromium('the interactive demo page', () => {
     // The owners' notice: llama-ddp was still running a day before the window.
     expect(carol).toMatch(/Maintenance in \d+ (hours|minutes)[^\n]*: your running workloads/);
     expect(carol).toContain('1 workload of yours is running and will be affected by GPU cluster maintenance');
+    expect(carol).toMatch(/Last checkpoint saved \d+ min ago \(global step 12000/);
 
     await page.click('.sidebar-item:has-text("#maintenance")');
     await page.waitForSelector('#pane[data-pane="C0MAINT"]');

@@ -3,9 +3,12 @@
  * rendering must show Slack's formatting and never let log text become markup.
  */
 import { blockHtml, messageBodyHtml } from '../../src/demo/blocks-html.js';
-import { conversationHtml, conversationsOf, homeHtml, mrkdwnContextOf } from '../../src/demo/conversations-html.js';
+import { conversationHtml, conversationsOf, homeHtml, mrkdwnContextOf, threadsOf } from '../../src/demo/conversations-html.js';
 import { formatSlackDate, mrkdwnToHtml, type MrkdwnContext } from '../../src/demo/mrkdwn-html.js';
 import { SlackWorkspace } from '../../src/sim/slack-workspace.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
 
 const ctx: MrkdwnContext = {
   userName: (id) => (id === 'U0ALICE' ? 'alice' : undefined),
@@ -69,6 +72,14 @@ describe('mrkdwn as HTML', () => {
   it('shows the emoji the bot uses and leaves unknown ones as :name:', () => {
     expect(html(':x: :double_vertical_bar: :made_up:')).toBe('❌ ⏸️ :made_up:');
   });
+
+  it('knows every emoji the bot writes in its messages and replies (else the page shows :name:)', () => {
+    const sources = ['src/messages', 'src/slack', 'src/slack/commands']
+      .flatMap((dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(ROOT, dir, f), 'utf8')));
+    const used = new Set(sources.flatMap((text) => [...text.matchAll(/[`'" ]:([a-z][a-z0-9_+-]*):[`'" ]/g)].map((m) => m[1])));
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => html(`:${name}:`) === `:${name}:`)).toEqual([]);
+  });
 });
 
 describe('Block Kit as HTML', () => {
@@ -107,6 +118,42 @@ describe('a conversation as the page shows it', () => {
     expect(page).toContain('<article class="message ephemeral" data-ts="1764403202.000001">');
     expect(page).toContain('Only visible to you');
     expect(page).not.toContain('No messages here yet');
+  });
+});
+
+describe('threads as the page shows them', () => {
+  it('lists replies under their root, oldest first, after the root (marked edited), with a count', () => {
+    const ws = new SlackWorkspace('T1', 'UBOT');
+    ws.addUser({ id: 'U0ALICE', name: 'alice', real_name: 'Alice Martin' });
+    const dm = ws.dmWith('U0ALICE');
+    const root = ws.post({ channel: dm.id, ts: '1764403201.000001', text: 'resnet failed', via: 'api' });
+    ws.post({ channel: dm.id, ts: '1764403202.000001', text: 'a tip', via: 'api' });
+    ws.post({ channel: dm.id, ts: '1764403203.000001', thread_ts: root.ts, text: 'deleted', via: 'api' });
+    ws.post({ channel: dm.id, ts: '1764403204.000001', thread_ts: root.ts, text: 'resubmitted', via: 'api' });
+    // As chat.update leaves it: the root's first line says where things stand.
+    Object.assign(root, { text: 'Failed → resubmitted, running', edited: true });
+    const [view] = conversationsOf(ws, 'U0ALICE');
+    expect(threadsOf(view.messages).map((t) => [t.root.text, t.replies.map((r) => r.text)])).toEqual([
+      ['Failed → resubmitted, running', ['deleted', 'resubmitted']],
+      ['a tip', []],
+    ]);
+    const page = conversationHtml(view, mrkdwnContextOf(ws));
+    const at = (text: string) => page.indexOf(text);
+    expect(page).toContain('<div class="thread" data-thread-ts="1764403201.000001"><div class="thread-count">2 replies</div>');
+    // The root's meta line (with its note) comes before its body, both before the thread.
+    expect(at('(edited)')).toBeLessThan(at('Failed → resubmitted, running'));
+    expect(at('Failed → resubmitted, running')).toBeLessThan(at('2 replies'));
+    expect(at('2 replies')).toBeLessThan(at('>deleted<'));
+    expect(at('>deleted<')).toBeLessThan(at('>resubmitted<'));
+    expect(at('>resubmitted<')).toBeLessThan(at('>a tip<'));
+    // A message without replies has no thread under it.
+    expect(page.match(/class="thread"/g)).toHaveLength(1);
+  });
+
+  it('keeps a reply whose root is not shown at the top level, where it was posted', () => {
+    const orphan = { channel: 'D0ALICE', ts: '2.0', thread_ts: '1.0', text: 'orphan', via: 'api' as const, edited: false };
+    const self = { channel: 'D0ALICE', ts: '3.0', thread_ts: '3.0', text: 'own root', via: 'api' as const, edited: false };
+    expect(threadsOf([orphan, self]).map((t) => [t.root.text, t.replies.length])).toEqual([['orphan', 0], ['own root', 0]]);
   });
 });
 
