@@ -98,6 +98,10 @@ function progressText(progress: Progress | undefined): string | undefined {
  * min ago (iteration 12000)", or "no checkpoint line in the last 500 lines of its log" —
  * never "no checkpoint": a framework may save without saying so.
  */
+function linesText(n: number): string {
+  return n === 1 ? 'line' : `${n} lines`;
+}
+
 export function checkpointLine(sighting: CheckpointSighting, now: Date): string {
   const parts: string[] = [];
   const saved = sighting.lastSaved;
@@ -105,10 +109,13 @@ export function checkpointLine(sighting: CheckpointSighting, now: Date): string 
     const when = sighting.ageMs !== undefined ? ` ${ago(sighting.ageMs)}` : '';
     const what = [progressText(saved.progress), saved.path ? forInlineCode(saved.path, 120) : undefined].filter(Boolean).join(', ');
     parts.push(`last checkpoint saved${when}${what ? ` (${what})` : ''}${saved.at ? '' : ', its time not in the log'}`);
+  } else if (sighting.linesRead === 0) {
+    // An empty tail says nothing about checkpoints either way.
+    parts.push('its log is empty so far, so it names no checkpoint');
   } else if (sighting.unfinished) {
-    parts.push(`no finished checkpoint save in the last ${sighting.linesRead} lines of its log`);
+    parts.push(`no finished checkpoint save in the last ${linesText(sighting.linesRead)} of its log`);
   } else {
-    parts.push(`no checkpoint line in the last ${sighting.linesRead} lines of its log`);
+    parts.push(`no checkpoint line in the last ${linesText(sighting.linesRead)} of its log`);
   }
   const open = sighting.unfinished;
   if (open) {

@@ -73,5 +73,8 @@ describe('the checkpoint line', () => {
       'last checkpoint saved 40 min ago (iteration 12000)',
     );
     expect(checkpointLine({ linesRead: 500 }, now)).toBe('no checkpoint line in the last 500 lines of its log');
+    // Never "the last 0 lines": an empty tail is said as such, and one line is a line.
+    expect(checkpointLine({ linesRead: 0 }, now)).toBe('its log is empty so far, so it names no checkpoint');
+    expect(checkpointLine({ linesRead: 1 }, now)).toBe('no checkpoint line in the last line of its log');
   });
 });
