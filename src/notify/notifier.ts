@@ -57,6 +57,8 @@ export interface NotifierOptions {
   planner: Pick<DeliveryPlanner, 'facts'>;
   /** An alert that could not be queued is prepared again after a backoff (metrics). */
   onRequeued?(): void;
+  /** Whether this replica prepares owed alerts now (with ha: while it leads). Default: always. */
+  prepares?(): boolean;
   requeue?: RequeueOptions;
   /** An owed message was planned to nobody, before any enrichment (metrics). */
   onSkipped?(reason: SkipReason): void;
@@ -96,6 +98,10 @@ export class Notifier implements AlertSink {
   }
 
   owed(alert: OwedAlert): void {
+    // Every replica sees every failure; only the one that leads prepares it (pods, events, logs),
+    // so the API server is read once per failure. A replica that starts leading decides every
+    // workload again (parts/leader-duties.ts), so what a follower passed over is prepared then.
+    if (this.options.prepares && !this.options.prepares()) return;
     if (this.inFlight.has(alert.key) || this.skipped.has(alert.key)) return;
     const job = this.slots.run(() => this.prepare(alert))
       .then(() => this.requeue.succeeded(alert.key))

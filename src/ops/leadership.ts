@@ -2,8 +2,9 @@
  * What only the leading replica does, and when the outbox may send. With `ha.enabled` the
  * replicas elect a leader on a Lease (src/cluster/lease.ts) and call lead()/follow() from its
  * callbacks; without it the one replica leads from the start. Every replica keeps watching,
- * reconciling, queueing into the shared store and answering Slack, so a takeover starts warm
- * and a follower's work is never lost: the leader sends it.
+ * reconciling and answering Slack, so a takeover starts warm; the leader alone prepares the
+ * alerts owed (reads logs, queues them), and a replica that starts leading decides every
+ * workload again (parts/leader-duties.ts), so nothing a follower passed over is lost.
  *
  * The outbox sends only while all three hold: Slack accepted the bot token (every send before
  * would fail and use up a try), this replica leads, and the bot is not stopping. Two replicas

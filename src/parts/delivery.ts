@@ -131,6 +131,8 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
     uiUrlFor: (cluster) => uiUrlFor(config, cluster),
     enrich: { readerFor, ownerKeys: config.owners.keys, tailLines: config.alerts.logTailLines },
     currentState: (id) => cache.currentState(id),
+    // One replica reads a failure's pods, events and logs: the leader (run.leading is always true without ha).
+    prepares: () => run.leading,
     // Archiving is the leader's: two replicas would read the same logs and write the same file.
     onSettled: archiver ? (workload) => (run.leading ? { path: archiver.pathFor(workload), done: archiver.archive(workload) } : undefined) : undefined,
     burst: { windowMs: config.alerts.burstWindow, opsChannel: config.slack.opsChannel, opsThreshold: config.alerts.opsBurstThreshold },

@@ -93,6 +93,9 @@ export function leaderDuties({ config, log, now, store, metrics, run, slackApp, 
     onChange: (leading) => {
       run.leading = leading;
       metrics.leader.set(leading ? 1 : 0);
+      // A follower prepares no alert (delivery.ts): on taking over, every workload is decided
+      // again, and what is owed and neither told nor queued is prepared now.
+      if (leading) void reconciler.reconcileAll();
     },
     duties: [
       stuckCheckDuty(reconciler),

@@ -5,9 +5,10 @@
  * server (its relay stops forwarding) while it still reaches PostgreSQL and Slack; PostgreSQL
  * unreachable for 20 s for both (a relay in front of the shared server; the server is never
  * touched). Each: nothing lost, no workload told twice beyond one for the fault, one operators'
- * summary per burst (beyond one for the fault), no replica exiting. The enrichment reads per
- * failure (both replicas, from the API server's request log) are printed: "one per failure"
- * needs enrichment only where the item is claimed (the deciding side, issue 22).
+ * summary per burst (beyond one for the fault), no replica exiting. And one enrichment per
+ * failure, counted from the API server's request log over both replicas: only the leader
+ * prepares an alert (a follower that takes over decides again), so a failure's pods are listed
+ * and its log read once — a few more at most where the fault struck mid-preparation.
  * Skipped with a note when PostgreSQL is not reachable (failed, under CI).
  */
 import { CLI } from '../demo/cli.js';
@@ -56,6 +57,14 @@ function faultCase(fault: FailoverFault, title: string, extra: { killOnAccept?: 
       });
       expect(opened.some(Number.isNaN)).toBe(false);
       for (let i = 1; i < opened.length; i++) expect(opened[i] - opened[i - 1]).toBeGreaterThanOrEqual(5_000);
+    });
+
+    it('reads each failure once: one pod list and one log read per failure, over both replicas', () => {
+      // Two replicas each preparing every failure read 2.0 per failure; the fault may cost the
+      // failures being prepared when it struck (at most a few of the 30) a second read.
+      expect(result.podListsPerFailure).toBeGreaterThanOrEqual(1);
+      expect(result.podListsPerFailure).toBeLessThanOrEqual(1.2);
+      expect(result.logReadsPerFailure).toBeLessThanOrEqual(1.2);
     });
 
     it('keeps both processes up (no crash, no crash loop) and ready at the end', () => {
