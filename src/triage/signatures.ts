@@ -52,7 +52,7 @@ const PREFILTER_ANCHORS = [
   // the exit code in a pasted pod description.
   'no module named', 'exit code:',
   // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
-  '已杀死',
+  '\u5df2\u6740\u6b7b',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */

@@ -310,14 +310,14 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'host-oom',
         summary: 'The shell reports the process killed (SIGKILL, most often the OOM killer), in a Chinese locale',
-        says: /^已杀死\s*$|\d+\s+已杀死\s/,
-        source: 'bminor/glibc po/zh_CN.po (sysdeps/generic/siglist.h: msgid "Killed" msgstr "已杀死", the strsignal text bash prints for a job killed by SIGKILL)',
-        example: '已杀死',
+        says: /^\u5df2\u6740\u6b7b\s*$|\d+\s+\u5df2\u6740\u6b7b\s/,
+        source: 'bminor/glibc po/zh_CN.po (sysdeps/generic/siglist.h: msgid "Killed" msgstr "\u5df2\u6740\u6b7b" (kept escaped: the bundle stays Latin-1), the strsignal text bash prints for a job killed by SIGKILL)',
+        example: '\u5df2\u6740\u6b7b',
       },
       {
         category: 'host-oom',
         summary: 'The kernel killed the compiler (SIGKILL, most often the OOM killer): fewer parallel build jobs or more memory',
-        says: /(?:Killed|已杀死) signal terminated program /,
+        says: /(?:Killed|\u5df2\u6740\u6b7b) signal terminated program /,
         source: 'gcc-mirror/gcc gcc/gcc.cc execute() (SIGKILL: fatal_error "%s signal terminated program %s" with strsignal, "Much more likely is the user or OOM killer nuked it"); the strsignal text localized as in bminor/glibc po/zh_CN.po',
         example: 'c++: fatal error: Killed signal terminated program cc1plus',
       },
