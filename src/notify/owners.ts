@@ -40,6 +40,12 @@ export class OwnerDirectory {
    * again for each queued message and turns one 429 into thousands.
    */
   private lookupsPausedUntil = 0;
+  /**
+   * Lookups under way, by email: callers asking about the same person at once (the background
+   * resolution, a failure's plan, a tip) share one call, and so its answer or its 429 — two calls
+   * in flight would each be sent before either learned of the pause.
+   */
+  private readonly lookingUp = new Map<string, Promise<string | undefined>>();
   /** Told when a cached answer past its TTL was used (the prefetcher looks the owner up again in the background). */
   private readonly staleListeners: Array<(owner: string) => void> = [];
 
@@ -118,10 +124,16 @@ export class OwnerDirectory {
     return Math.max(0, this.lookupsPausedUntil - this.now().getTime());
   }
 
-  private async lookUpAndCache(email: string): Promise<string | undefined> {
-    const userId = await this.lookUp(email);
-    await this.store.cacheSlackUser(email, userId ?? null, this.now());
-    return userId;
+  private lookUpAndCache(email: string): Promise<string | undefined> {
+    const underWay = this.lookingUp.get(email);
+    if (underWay) return underWay;
+    const lookup = (async () => {
+      const userId = await this.lookUp(email);
+      await this.store.cacheSlackUser(email, userId ?? null, this.now());
+      return userId;
+    })().finally(() => this.lookingUp.delete(email));
+    this.lookingUp.set(email, lookup);
+    return lookup;
   }
 
   private async lookUp(email: string): Promise<string | undefined> {

@@ -48,6 +48,17 @@ describe('owner directory', () => {
     expect(lookups()).toBe(3);
   });
 
+  it('asks Slack once when several ask about one person at the same time, and all share its 429', async () => {
+    slack.rateLimitNext('users.lookupByEmail', 1, 30);
+    const answers = await Promise.all([owners.slackUserFor('alice'), owners.slackUserFor('alice'), owners.refresh('alice')].map((p) => p.catch((err: unknown) => err)));
+    expect(lookups()).toBe(1);
+    for (const answer of answers) expect(answer).toMatchObject({ slackError: 'ratelimited' });
+    // After the pause, one call again for two callers, and both get the answer.
+    clock = new Date(clock.getTime() + 31_000);
+    expect(await Promise.all([owners.slackUserFor('alice'), owners.slackUserFor('alice')])).toEqual([ALICE.id, ALICE.id]);
+    expect(lookups()).toBe(2);
+  });
+
   it('answers a cached owner during a pause without asking Slack', async () => {
     await expect(owners.slackUserFor('alice')).resolves.toBe(ALICE.id);
     slack.rateLimitNext('users.lookupByEmail', 1, 30);
