@@ -31,7 +31,7 @@ describe('lastCheckpoint, framework by framework', () => {
   it('Megatron-LM async: a save begun and not finished is not a save', () => {
     const s = lastCheckpoint(tail('[2026-11-29 10:00:00.000000] saving checkpoint at iteration   12000 to /ckpt in torch_dist format'), now);
     expect(s.lastSaved).toBeUndefined();
-    expect(line(s)).toBe('no finished checkpoint save in the last 1 lines of its log; a save begun 40 min ago (iteration 12000) has not said it finished');
+    expect(line(s)).toBe('no finished checkpoint save in the last line of its log; a save begun 40 min ago (iteration 12000) has not said it finished');
   });
 
   it('Megatron-LM: the last finished save, and a later one still open', () => {
