@@ -11,6 +11,12 @@
  *    the upload and, with `channel_id`, shares the file there with `initial_comment` as the
  *    message text. It may be called once per file; an upload not completed is discarded.
  *
+ * Checked against the method pages (docs.slack.dev/reference/methods/…): both methods are Tier 4
+ * (slack-tiers.ts); getUploadURLExternal requires `filename` and `length` and documents
+ * `missing_argument` for a length of 0; completeUploadExternal requires `files`, takes
+ * `channel_id` optionally (without it the file stays private, as here) and refuses a channel the
+ * bot may not post in as chat.postMessage does (membershipRefusal).
+ *
  * Where the docs name no error, the simulation answers the names a client is most likely to
  * meet and says so: `file_not_found` for an id it never handed out, one already completed, or
  * one whose bytes never arrived; `invalid_arguments` for a malformed `files`.
