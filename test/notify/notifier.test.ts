@@ -101,18 +101,26 @@ describe('the notifier plans before it enriches', () => {
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
   });
 
-  it('a mute set after planning stops a message deferred by quiet hours', async () => {
-    let clock = new Date('2026-12-01T12:00:00Z');
+  /**
+   * alice's workload fails inside her quiet hours (11:00–13:00 UTC, the clock at 12:00): planned
+   * to her DM, enriched, queued with its plan and held until they end.
+   */
+  async function deferredFailure(now: () => Date) {
     kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
-    const bot = await sims.startBot(config, { now: () => clock });
+    const bot = await sims.startBot(config, { now });
     await bot.store.putSettings(ALICE.id, { quietHours: { from: '11:00', to: '13:00', timezone: 'UTC' } });
     await bot.settle();
     kube.setPhase('TrainingWorkload', ns('vision'), 'resnet', 'Failed');
-    // Planned (to alice's DM), enriched, queued with its plan, and held until quiet hours end.
     const [queued] = await eventually(async () => {
       const items = await allOutbox(bot.store);
       return items.length === 1 && items[0].lastError === 'quiet hours' && items;
     }, 'the deferred alert');
+    return { bot, queued };
+  }
+
+  it('a mute set after planning stops a message deferred by quiet hours', async () => {
+    let clock = new Date('2026-12-01T12:00:00Z');
+    const { bot, queued } = await deferredFailure(() => clock);
     expect(queued.target).toMatchObject({ type: 'owner', plan: { destinations: [{ channel: ALICE.id, via: 'dm' }] } });
 
     await bot.store.mute(ALICE.id, muteScope.project('vision'), undefined);
@@ -125,15 +133,7 @@ describe('the notifier plans before it enriches', () => {
 
   it('sends the deferred message once quiet hours end when nothing changed', async () => {
     let clock = new Date('2026-12-01T12:00:00Z');
-    kube.apply(workloadCr({ name: 'resnet', project: 'vision', owner: 'alice' }));
-    const bot = await sims.startBot(config, { now: () => clock });
-    await bot.store.putSettings(ALICE.id, { quietHours: { from: '11:00', to: '13:00', timezone: 'UTC' } });
-    await bot.settle();
-    kube.setPhase('TrainingWorkload', ns('vision'), 'resnet', 'Failed');
-    const [queued] = await eventually(async () => {
-      const items = await allOutbox(bot.store);
-      return items.length === 1 && items[0].lastError === 'quiet hours' && items;
-    }, 'the deferred alert');
+    const { bot, queued } = await deferredFailure(() => clock);
     expect(queued.nextAttemptAt).toBe('2026-12-01T13:00:00.000Z');
     await bot.settle();
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
