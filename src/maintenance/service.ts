@@ -77,6 +77,8 @@ export class MaintenanceService {
   /** The parse under way in the worker, shared by everyone who asks meanwhile. */
   private parsing: { body: string; day: number; done: Promise<ParsedFeed> } | undefined;
   private announcedFailure: string | undefined;
+  /** The last reminder round, so the next waits for it (remind()). */
+  private reminding: Promise<unknown> = Promise.resolve();
   private tasks: ScheduledTask[] = [];
   private stopWarning: (() => void) | undefined;
 
@@ -123,8 +125,18 @@ export class MaintenanceService {
     this.lastGoodAt = entry.fetchedAt;
   }
 
-  /** Plans and posts what is due now; returns what was posted. */
-  async remind(): Promise<DueReminder[]> {
+  /**
+   * Plans and posts what is due now; returns what was posted. Rounds run one after another: the
+   * minute's cron round and a tick (the first round at start, a test's) can fall together, and
+   * two rounds at once would both find an owner's DM unsent and both read their logs for it.
+   */
+  remind(): Promise<DueReminder[]> {
+    const round = this.reminding.then(() => this.remindNow());
+    this.reminding = round.catch(() => undefined);
+    return round;
+  }
+
+  private async remindNow(): Promise<DueReminder[]> {
     const now = this.deps.now();
     const feed = await this.windowsAt(now);
     if (!feed) return [];

@@ -40,6 +40,8 @@ class Harness {
   readonly dms: Array<{ owner: string; msg: SlackMessage }> = [];
   readonly logs: Array<{ level: string; msg?: string }> = [];
   failPosts = 0;
+  /** Workloads whose log was read for a checkpoint line, in order. */
+  readonly checkpointReads: string[] = [];
   clock = new Date(START.getTime() - 20 * DAY);
   workloads: Workload[] = [];
   readonly config: MaintenanceConfig = {
@@ -68,6 +70,11 @@ class Harness {
       },
       dm: async (owner, msg) => void this.dms.push({ owner, msg }),
       runningWorkloads: () => this.workloads,
+      checkpointsOf: async (workloads) => {
+        this.checkpointReads.push(...workloads.map((w) => w.name));
+        await new Promise((resolve) => setImmediate(resolve));
+        return workloads.map(() => ({ problem: 'no checkpoint line' }));
+      },
       config: this.config,
       now,
       log: { info: log('info'), warn: log('warn'), error: log('error') },
@@ -150,6 +157,19 @@ describe('MaintenanceService', () => {
     expect(JSON.stringify(h.dms[1].msg.blocks)).toMatch(/`bob-1`.*`bob-2`/);
     await h.runUntil(new Date(START.getTime()));
     expect(h.dms).toHaveLength(2);
+  });
+
+  it('runs two rounds that fall together one after the other: each owner is DM\'d once and their logs read once', async () => {
+    h.workloads = [workload('alice-1', 'alice'), workload('bob-1', 'bob')];
+    await h.runUntil(new Date(START.getTime() - 25 * HOUR));
+    expect(h.dms).toEqual([]);
+    h.clock = new Date(START.getTime() - 23 * HOUR);
+    // The minute's cron round and the round a tick makes, at once.
+    const [first, second] = await Promise.all([h.service.remind(), h.service.remind()]);
+    expect(first.map((r) => r.kind)).toContain('owners');
+    expect(second.map((r) => r.kind)).not.toContain('owners');
+    expect(h.dms.map((d) => d.owner)).toEqual(['alice', 'bob']);
+    expect(h.checkpointReads).toEqual(['alice-1', 'bob-1']);
   });
 
   it('retries a reminder whose post failed, and posts it only once', async () => {
