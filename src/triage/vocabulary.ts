@@ -632,7 +632,7 @@ export const VOCABULARY: readonly Software[] = [
         category: 'import',
         summary: 'pipenv could not lock the dependencies: no versions satisfy the Pipfile',
         says: /pipenv\.exceptions\.ResolutionFailure|\bLocking Failed!/,
-        source: 'pypa/pipenv pipenv/exceptions.py (class ResolutionFailure), pipenv/utils/resolver.py (the spinner\'s "Locking Failed!")',
+        source: 'pypa/pipenv pipenv/exceptions.py (class ResolutionFailure(PipenvException)), pipenv/utils/resolver.py (environments.PIPENV_SPINNER_FAIL_TEXT.format("Locking Failed!"), the spinner\'s "\u2718 Locking Failed!")',
         example: '\u280b Locking...\u2718 Locking Failed!',
       },
       {
