@@ -53,6 +53,9 @@ const PREFILTER_ANCHORS = [
   'no module named', 'exit code:',
   // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
   '\u5df2\u6740\u6b7b',
+  // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
+  // the kubelet's restart back-off (vocabulary.ts).
+  'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
