@@ -114,6 +114,8 @@ const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
 class Walker {
   readonly facts: CommandFacts = { pythons: [], maskingPipes: [], readsPipestatus: false, writes: [], credentials: [], mentionsRank: false };
+  /** The lists of files a launcher's ranks were already found to print into. */
+  private readonly marked = new WeakSet<readonly LogWrite[]>();
 
   /** An exec-style argv: a program and its arguments, no shell between. */
   argv(args: readonly string[], ctx: Context, text: string): void {
@@ -142,8 +144,11 @@ class Walker {
 
   /** A launcher that starts several ranks makes every file its output is saved to a file of all of them. */
   private launcher(name: string, args: readonly string[], ctx: Context): void {
-    if (!ctx.savedTo?.length || (name !== 'accelerate launch' && !ranksStarted(name, args, ctx.gpus))) return;
-    for (const write of ctx.savedTo) write.ranksVia ??= name;
+    const saved = ctx.savedTo;
+    if (!saved?.length || this.marked.has(saved) || (name !== 'accelerate launch' && !ranksStarted(name, args, ctx.gpus))) return;
+    // Each list of files is marked once, however many launchers share it: linear in the script.
+    this.marked.add(saved);
+    for (const write of saved) write.ranksVia ??= name;
   }
 
   private python(args: readonly string[], ctx: Context, text: string): void {
@@ -207,8 +212,10 @@ class Walker {
       const own = outputRedirects(command.redirects);
       const redirected = own.flatMap((target) => this.write(target, 'redirect', ctx));
       const savedVia = ctx.savedVia ?? (own.length ? 'redirect' : i < commands.length - 1 && consumer === 'tee' ? 'tee' : undefined);
-      const savedTo = [...(ctx.savedTo ?? []), ...redirected, ...(i < commands.length - 1 ? teed : [])];
-      const child: Context = { ...ctx, ...(savedVia && { savedVia }), savedTo };
+      const here = i < commands.length - 1 ? [...redirected, ...teed] : redirected;
+      // Shared, not copied, when this command adds no file: a group of many commands stays linear.
+      const savedTo = here.length ? [...(ctx.savedTo ?? []), ...here] : ctx.savedTo;
+      const child: Context = { ...ctx, ...(savedVia && { savedVia }), ...(savedTo && { savedTo }) };
       if (command.kind === 'group') this.statements(command.body, child);
       else this.simple(command, child);
     });
