@@ -270,6 +270,12 @@ describe('logAdvice, row by row', () => {
     ['set -o pipefail; deepspeed --num_gpus 1 train.py 2>&1 | tee -a /data/logs/train.log', []],
     ['set -o pipefail; accelerate launch --num_processes 1 train.py 2>&1 | tee -a /data/logs/train.log', ['buffered-output']],
     ['set -o pipefail; accelerate launch --config_file cfg.yaml train.py 2>&1 | tee -a /data/logs/train.log', []],
+    // The launcher already writes each rank to a file of its own (the fix the finding gives).
+    ['set -o pipefail; torchrun --nproc_per_node=8 --log-dir /data/logs --tee 3 train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 --tee 3 train.py 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['set -o pipefail; deepspeed --num_gpus 8 --enable_each_rank_log /data/logs train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['mpirun -np 16 --output-filename /data/logs python -u train.py > /data/logs/train.log 2>&1', []],
+    ['mpiexec.hydra -np 16 -outfile-pattern /data/logs/out.%r python -u train.py > /data/logs/train.log 2>&1', []],
     ['mpirun -np 1 python -u train.py > /data/logs/train.log 2>&1', []],
     ['torchrun --nproc_per_node=8 train.py', []],
     ['torchrun --nproc_per_node=8 train.py > /dev/null', []],
