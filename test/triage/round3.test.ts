@@ -65,7 +65,10 @@ describe('round 3 of dev2: platform and application mechanisms', () => {
 
   it("reads miette's × from a byte stream too (UTF-8 bytes scanned as latin1)", async () => {
     const c = CASES["a Rust CLI's error report (miette's ×) is the error, not the help line that mentions a failure after it"];
-    const r = await triageStream([Buffer.from(`${c.log.join('\n')}\n`, 'utf8')]);
+    const bytes = Buffer.from(`${c.log.join('\n')}\n`, 'utf8');
+    const r = await triageStream((async function* () {
+      yield bytes;
+    })());
     expect([r.firstError?.lineNumber, r.firstError?.line]).toEqual([2, c.log[1]]);
   });
 
