@@ -56,6 +56,9 @@ const PREFILTER_ANCHORS = [
   // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
   // the kubelet's restart back-off (vocabulary.ts).
   'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
+  // The dynamic linker's "undefined symbol: %s" (glibc elf/dl-lookup.c), the import signature's
+  // words: a mangled C++ name after it rarely holds any word above.
+  'undefined symbol',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -150,6 +153,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
   /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
   /pip's dependency resolver does not currently take into account/,
+  // A tool's advice printed after its error, naming the failure it advises on: uv's `help:` and
+  // `hint:` lines under a resolution error (astral-sh/uv, as its tests snapshot them), pip's `note: This error
+  // originates from a subprocess` (pypa/pip src/pip/_internal/exceptions.py DiagnosticPipError),
+  // TensorFlow's `Hint: If you want to see a list of allocated tensors when OOM happens`
+  // (tensorflow/core/common_runtime/executor.cc). The error is the line the advice follows.
+  /^\s*(?:help|hint|note):\s/i,
 ];
 
 /**

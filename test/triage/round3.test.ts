@@ -50,6 +50,32 @@ const CASES: Record<string, Case> = {
     category: 'host-oom',
     hints: { exitCode: 137 },
   },
+  "a line that announces its cause with a colon gives its place to the recognised error on the next line": {
+    log: [
+      ...traceback('RuntimeError: Failed to import transformers.models.qwen2.modeling_qwen2 because of the following error (look up to see its traceback):'),
+      "/opt/conda/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+    ],
+    line: 5,
+    category: 'import',
+  },
+  'and that cause decides the category when it is of another layer': {
+    log: [
+      ...traceback('RuntimeError: Failed to import transformers.models.llama.modeling_llama because of the following error (look up to see its traceback):'),
+      'CUDA error: no kernel image is available for execution on the device',
+    ],
+    line: 5,
+    category: 'cuda',
+  },
+  'a colon announces nothing when the next line is not a recognised error': {
+    log: [...traceback('ImportError: cannot import name \'LlamaForCausalLM\' from partially initialized module:'), 'Exiting with status 1 after cleanup'],
+    line: 4,
+    category: 'import',
+  },
+  "a tool's advice line (uv's help:, pip's note:) is not the error even when it names a failure": {
+    log: ['  help: If you want to add the package regardless of the failed resolution, provide the `--frozen` flag to skip locking and syncing.', 'make: *** [Makefile:12: lock] Error 1'],
+    line: 2,
+    category: 'other',
+  },
 };
 
 describe('round 3 of dev2: platform and application mechanisms', () => {
