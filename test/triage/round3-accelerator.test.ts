@@ -104,6 +104,22 @@ describe('the kinds of miss round 3 of dev2 showed (accelerator and memory)', ()
     expect(triageText('git@github.com: Permission denied (publickey).\n').category).toBe('permission');
   });
 
+  it("takes the launcher's report of a SIGKILL over an exception of no known kind, not Ray's list of guesses", () => {
+    const torchrun = [
+      'E0105 11:02:03.000000 912 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 1 (pid: 915) of binary: /usr/bin/python3',
+      'Traceback (most recent call last):',
+      '  File "/usr/local/bin/torchrun", line 8, in <module>',
+      '    sys.exit(main())',
+      'torch.distributed.elastic.multiprocessing.errors.',
+    ];
+    expect(triageText(`${torchrun.join('\n')}\n`).category).toBe('host-oom');
+    const ray = [
+      'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.',
+      'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called.',
+    ];
+    expect(triageText(`${ray.join('\n')}\n`).category).toBe('other');
+  });
+
   it('reads docker reporting a container killed by SIGKILL as out of host memory', () => {
     expect(triageText('train-1 exited with code 137\n').category).toBe('host-oom');
   });
