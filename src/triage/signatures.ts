@@ -57,6 +57,9 @@ const PREFILTER_ANCHORS = [
   // own; a process killed by SIGKILL as docker reports it (`exited with code 137`); TensorRT
   // refusing an engine planned on another GPU.
   'version is insufficient', 'code 137', 'incompatible device',
+  // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
+  // the kubelet's restart back-off (vocabulary.ts).
+  'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
