@@ -300,11 +300,11 @@ export class Outbox {
       store: {
         ledgerEntry: (key) => store.ledgerEntry(key),
         isQueued: (key) => store.isQueued(key),
-        retryOutboxLater: (id, at, reason, wait) => store.retryOutboxLater(id, at, reason, wait),
-        dropOutbox: (id) => store.dropOutbox(id),
-        burstEntries: (anchorKey) => store.burstEntries(anchorKey),
-        // Recorded under this sending turn's fence, as every send (a stale turn's is refused).
+        // Every write under this sending turn's fence: a stale turn's is refused and it stops.
+        retryOutboxLater: (id, at, reason, wait) => store.retryOutboxLater(id, at, reason, wait, fence),
+        dropOutbox: (id) => store.dropOutbox(id, fence),
         completeOutbox: (id, entry) => store.completeOutbox(id, entry, fence),
+        burstEntries: (anchorKey) => store.burstEntries(anchorKey),
       },
       slack: this.options.slack,
       // The plan's rule for what a person wants (mutes, settings, quiet hours), asked when it is sent.
@@ -353,7 +353,7 @@ export class Outbox {
       return false;
     }
     if (verdict.action === 'defer') {
-      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, verdict.until, 'quiet hours', 'deliberate'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, verdict.until, 'quiet hours', 'deliberate', fence));
       return false;
     }
     return true;
@@ -396,7 +396,7 @@ export class Outbox {
     }
     if (!passed.length) {
       this.options.log.error({ key: item.key }, 'no Slack user for the owner and no project or fallback channel configured; message dropped');
-      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id, fence));
       this.options.onError?.('permanent');
       return;
     }
@@ -421,13 +421,13 @@ export class Outbox {
     if (!read) return;
     const { burst, anchor, queued, entries } = read;
     if (!burst) {
-      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id, fence));
       return;
     }
     if (!anchor) {
       if (queued) {
         const at = Math.max(Date.parse(queued.nextAttemptAt), now.getTime() + 1000);
-        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(at), 'waiting for the first message of the burst', 'deliberate', fence));
         return;
       }
       await this.release(anchorKey, 'the first message was refused or dropped');
@@ -466,7 +466,8 @@ export class Outbox {
 
   /** The folded alerts of a burst whose first message is gone are queued to go out on their own. */
   private async release(anchorKey: string, why: string): Promise<void> {
-    const released = await this.guard.call('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now()));
+    const fence = this.fence;
+    const released = await this.guard.call('releaseBurst', () => this.options.store.releaseBurst(anchorKey, this.options.now(), fence));
     if (released?.length) this.options.log.warn({ anchor: anchorKey, released: released.length, why }, `${ANCHOR_GONE}; each folded alert is sent on its own`);
   }
 
@@ -478,9 +479,9 @@ export class Outbox {
     const anchor = await store.ledgerEntry(anchorKey);
     if (!anchor || !anchor.channel || !anchor.ts) {
       if (!anchor && (await store.isQueued(anchorKey))) {
-        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate'));
+        await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(this.options.now().getTime() + 1000), 'waiting for the original message', 'deliberate', fence));
       } else {
-        await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
+        await this.guard.write('dropOutbox', () => store.dropOutbox(item.id, fence));
         log.warn({ key: item.key, anchorKey }, 'the message to rewrite was never posted; rewrite dropped');
       }
       return;
@@ -493,6 +494,8 @@ export class Outbox {
 
   /** Reschedules, holds or drops a failed item. Returns true when the item left the queue. */
   private async failed(item: OutboxItem, err: unknown): Promise<boolean> {
+    // Every write under this turn's fence: a deposed sender neither re-times nor drops what the new one owns.
+    const fence = this.fence;
     const { store, log } = this.options;
     const e = err instanceof SlackSendError ? err : new SlackSendError((err as Error)?.message ?? String(err), false);
     const now = this.options.now().getTime();
@@ -502,7 +505,7 @@ export class Outbox {
     }
     if (e.slackError === 'ratelimited') {
       this.options.onError?.('ratelimited');
-      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + (e.retryAfterMs ?? 1000)), e.message, 'rate-limited', fence));
       return false;
     }
     if (e.slackError && CHANNEL_REFUSALS.has(e.slackError) && !e.permanent) {
@@ -511,7 +514,7 @@ export class Outbox {
       this.options.onError?.('refused');
       const delay = backoffDelay(item.attempts + 1, Math.random(), REFUSED_BACKOFF);
       this.options.log.warn({ key: item.key, err: e.message, retryInMs: delay }, 'no destination accepts the message yet; it waits');
-      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
+      await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff', fence));
       return false;
     }
     if (e.permanent && item.target.type === 'burst') {
@@ -524,12 +527,12 @@ export class Outbox {
     if (e.permanent && e.slackError === 'invalid_blocks' && item.payload.blocks) {
       // Never lose the alert over a layout problem: send the text fallback alone.
       log.error({ key: item.key, slackError: e.slackError }, 'Slack refused the blocks; sending the text fallback only');
-      return await this.guard.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }));
+      return await this.guard.write('replaceOutboxPayload', () => store.replaceOutboxPayload(item.id, { text: item.payload.text }, fence));
     }
     if (e.permanent) {
       this.options.onError?.('permanent');
       log.error({ key: item.key, slackError: e.slackError, err: e.message, attempts: item.attempts + 1 }, 'message dropped');
-      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id));
+      await this.guard.write('dropOutbox', () => store.dropOutbox(item.id, fence));
       return true;
     }
     this.options.onError?.('transient');
@@ -537,7 +540,7 @@ export class Outbox {
     // next_attempt_at), so it carries over restarts, which an in-process retry loop cannot.
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 30));
     log.warn({ key: item.key, err: e.message, slackError: e.slackError, retryInMs: delay }, 'sending failed; will retry');
-    await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff'));
+    await this.guard.write('retryOutboxLater', () => store.retryOutboxLater(item.id, new Date(now + delay), e.message, 'backoff', fence));
     return false;
   }
 
@@ -546,8 +549,9 @@ export class Outbox {
     const retention = this.options.retentionMs ?? DEFAULT_RETENTION_MS;
     const age = this.options.now().getTime() - Date.parse(item.createdAt);
     if (!(age > retention)) return false;
+    const fence = this.fence;
     const { store, log } = this.options;
-    const dropped = await this.guard.call('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey) : (await store.dropOutbox(item.id), [item.key])));
+    const dropped = await this.guard.call('dropExpired', async () => (item.target.type === 'burst' ? store.dropBurst(item.target.anchorKey, fence) : (await store.dropOutbox(item.id, fence), [item.key])));
     if (!dropped) return false;
     this.options.onError?.('expired');
     log.error({ keys: dropped, kind: item.kind, ageMs: age, retentionMs: retention, lastError: item.lastError }, 'owed message dropped: it waited longer than slack.outboxRetention');

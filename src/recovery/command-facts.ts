@@ -35,7 +35,8 @@ export interface LogWrite {
   path?: string;
   /** The target holds no variable: every process that runs the command writes this very file. */
   literal: boolean;
-  via: 'tee' | 'redirect';
+  /** `launcher`: a file the launcher writes its ranks' output to itself (MPICH's -outfile-pattern). */
+  via: 'tee' | 'redirect' | 'launcher';
   /** Written by each rank a launcher starts (inside `mpirun … bash -c '…'`). */
   perRank: boolean;
   /**
@@ -114,6 +115,8 @@ const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
 class Walker {
   readonly facts: CommandFacts = { pythons: [], maskingPipes: [], readsPipestatus: false, writes: [], credentials: [], mentionsRank: false };
+  /** The lists of files a launcher's ranks were already found to print into. */
+  private readonly marked = new WeakSet<readonly LogWrite[]>();
 
   /** An exec-style argv: a program and its arguments, no shell between. */
   argv(args: readonly string[], ctx: Context, text: string): void {
@@ -142,9 +145,23 @@ class Walker {
 
   /** A launcher that starts several ranks makes every file its output is saved to a file of all of them. */
   private launcher(name: string, args: readonly string[], ctx: Context): void {
-    if (!ctx.savedTo?.length || (name !== 'accelerate launch' && !ranksStarted(name, args, ctx.gpus))) return;
-    for (const write of ctx.savedTo) write.ranksVia ??= name;
+    const options = name === 'accelerate launch' ? [] : launcherOptions(name, args);
+    if (name !== 'accelerate launch' && !ranksStarted(name, options, ctx.gpus)) return;
+    // MPICH's -outfile-pattern is a file the launcher writes itself: every rank's, unless it names the rank (%r) or host (%h).
+    const pattern = optionValue(options, OUTFILE_PATTERN);
+    if (pattern !== undefined && !NOT_A_LOG.test(pattern)) {
+      const word: Word = { text: pattern, raw: pattern, quoted: false, expands: /[$`]/.test(pattern) };
+      const path = resolvePath(word, ctx.state.cwd);
+      const apart = /%[rh]/.test(pattern);
+      this.facts.writes.push({ target: pattern, ...(path && { path }), literal: !word.expands && !apart, via: 'launcher', perRank: false, ...(!apart && { ranksVia: name }) });
+    }
+    const saved = ctx.savedTo;
+    if (!saved?.length || this.marked.has(saved) || keepsRanksApart(name, options)) return;
+    // Each list of files is marked once, however many launchers share it: linear in the script.
+    this.marked.add(saved);
+    for (const write of saved) write.ranksVia ??= name;
   }
+
 
   private python(args: readonly string[], ctx: Context, text: string): void {
     const opts = pythonOptions(args);
@@ -207,8 +224,10 @@ class Walker {
       const own = outputRedirects(command.redirects);
       const redirected = own.flatMap((target) => this.write(target, 'redirect', ctx));
       const savedVia = ctx.savedVia ?? (own.length ? 'redirect' : i < commands.length - 1 && consumer === 'tee' ? 'tee' : undefined);
-      const savedTo = [...(ctx.savedTo ?? []), ...redirected, ...(i < commands.length - 1 ? teed : [])];
-      const child: Context = { ...ctx, ...(savedVia && { savedVia }), savedTo };
+      const here = i < commands.length - 1 ? [...redirected, ...teed] : redirected;
+      // Shared, not copied, when this command adds no file: a group of many commands stays linear.
+      const savedTo = here.length ? [...(ctx.savedTo ?? []), ...here] : ctx.savedTo;
+      const child: Context = { ...ctx, ...(savedVia && { savedVia }), ...(savedTo && { savedTo }) };
       if (command.kind === 'group') this.statements(command.body, child);
       else this.simple(command, child);
     });
@@ -360,6 +379,9 @@ function launcherOptions(name: string, args: readonly string[]): readonly string
   return end === -1 ? args : args.slice(0, end);
 }
 
+/** MPICH / Intel MPI Hydra: `-outfile-pattern FILE` (`%r` the rank, `%h` the host) takes the ranks' output from the launcher's. */
+const OUTFILE_PATTERN = ['-outfile-pattern', '-errfile-pattern'];
+
 /** The value of a launcher option given as `--name=V` or `--name V`, the last one given. */
 function optionValue(options: readonly string[], names: readonly string[]): string | undefined {
   let value: string | undefined;
@@ -380,6 +402,27 @@ function several(count: string | undefined): boolean {
 }
 
 /**
+ * The launcher already writes each rank to a file of its own, the guide's "separate file per
+ * rank" (and what log-advice's fix tells): torchrun `--log-dir DIR` with `--redirects` or
+ * `--tee` (files under DIR per local rank; without `--log-dir` they go to a temporary
+ * directory, lost with the pod), deepspeed `--enable_each_rank_log DIR` ("None" is its
+ * default: off), Open MPI's and horovodrun's `--output-filename DIR`. MPICH Hydra's
+ * `-outfile-pattern` leaves the launcher's own output empty too; the file it names is judged
+ * as a write of its own (Walker.launcher).
+ */
+function keepsRanksApart(name: string, options: readonly string[]): boolean {
+  if (name === 'torchrun') {
+    const streams = optionValue(options, ['--redirects', '-r', '--tee', '-t']);
+    return optionValue(options, ['--log-dir', '--log_dir']) !== undefined && streams !== undefined && streams !== '0';
+  }
+  if (name === 'deepspeed') {
+    const dir = optionValue(options, ['--enable_each_rank_log']);
+    return dir !== undefined && dir !== 'None';
+  }
+  return optionValue(options, ['--output-filename', '-output-filename', ...OUTFILE_PATTERN]) !== undefined;
+}
+
+/**
  * Whether a launcher starts several ranks whose output reaches its own stdout, so that a tee
  * or redirect of the launcher saves them all into one file. From the launchers' own options:
  * - torchrun / `python -m torch.distributed.run`: `--nproc-per-node` (`--nproc_per_node`),
@@ -392,8 +435,7 @@ function several(count: string | undefined): boolean {
  * - mpirun / mpiexec / orterun / horovodrun: `-np` / `-n` / `-c`; without it Open MPI starts
  *   one process per slot, all the job's workers (mpirun(1)). srun: `-n` / `--ntasks`, default one.
  */
-function ranksStarted(name: string, args: readonly string[], gpus: number): boolean {
-  const options = launcherOptions(name, args);
+function ranksStarted(name: string, options: readonly string[], gpus: number): boolean {
   if (name === 'torchrun') {
     const filter = optionValue(options, ['--local-ranks-filter', '--local_ranks_filter']);
     if (filter !== undefined && /^\d+$/.test(filter)) return false;
@@ -416,7 +458,7 @@ const LAUNCHER_VALUE_OPTIONS = new Set([
   '-np', '-n', '-c', '-N', '-H', '-host', '--host', '-hosts', '--hostfile', '-hostfile', '--machinefile', '-machinefile', '-x', '-bind-to', '--bind-to',
   '-map-by', '--map-by', '-rank-by', '--rank-by', '-npernode', '--npernode', '-ppn', '-wdir', '--wdir', '-wd', '--prefix', '-p', '--port',
   '--start-timeout', '--network-interface', '--gloo-timeout-seconds', '-genv', '-env', '--ntasks', '--nodes', '--gpus', '--cpus-per-task', '-t', '--time',
-  '--output-filename', '-output-filename', '--mca', '-mca', '-gmca', '--gmca',
+  '--output-filename', '-output-filename', '-outfile-pattern', '-errfile-pattern', '--mca', '-mca', '-gmca', '--gmca',
 ]);
 
 /** The command a launcher runs once per rank, and the environment it passes (`-x NAME=V`). */

@@ -93,14 +93,14 @@ export abstract class ComposedStore implements Store {
   async completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void> {
     return this.parts.outbox.completeOutbox(id, entry, fence);
   }
-  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
-    return this.parts.outbox.retryOutboxLater(id, nextAttemptAt, reason, wait);
+  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait, fence?: number): Promise<void> {
+    return this.parts.outbox.retryOutboxLater(id, nextAttemptAt, reason, wait, fence);
   }
-  async dropOutbox(id: number): Promise<void> {
-    return this.parts.outbox.dropOutbox(id);
+  async dropOutbox(id: number, fence?: number): Promise<void> {
+    return this.parts.outbox.dropOutbox(id, fence);
   }
-  async replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void> {
-    return this.parts.outbox.replaceOutboxPayload(id, payload);
+  async replaceOutboxPayload(id: number, payload: OutboxPayload, fence?: number): Promise<void> {
+    return this.parts.outbox.replaceOutboxPayload(id, payload, fence);
   }
   async expediteOutbox(now: Date): Promise<number> {
     return this.parts.outbox.expediteOutbox(now);
@@ -125,11 +125,11 @@ export abstract class ComposedStore implements Store {
   async completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[], fence?: number): Promise<void> {
     return this.parts.bursts.completeBurstRewrite(itemId, anchorKey, told, muted, fence);
   }
-  async dropBurst(anchorKey: string): Promise<string[]> {
-    return this.parts.bursts.dropBurst(anchorKey);
+  async dropBurst(anchorKey: string, fence?: number): Promise<string[]> {
+    return this.parts.bursts.dropBurst(anchorKey, fence);
   }
-  async releaseBurst(anchorKey: string, now: Date): Promise<string[]> {
-    return this.parts.bursts.releaseBurst(anchorKey, now);
+  async releaseBurst(anchorKey: string, now: Date, fence?: number): Promise<string[]> {
+    return this.parts.bursts.releaseBurst(anchorKey, now, fence);
   }
   async admitToOpsBurst(entryKey: string, entry: unknown, now: Date, windowMs: number, compose: (burst: StoredOpsBurst) => NewOutboxItem | undefined): Promise<void> {
     return this.parts.bursts.admitToOpsBurst(entryKey, entry, now, windowMs, compose);

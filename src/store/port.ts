@@ -189,7 +189,8 @@ export interface OutboxStore {
   dueOutbox(now: Date, limit?: number): Promise<OutboxItem[]>;
   /**
    * Starts a sender's turn: bumps the store's send epoch and returns it, the fencing token every
-   * claim and every completion of this sender carries. A sender whose epoch is no longer the
+   * write of this sender carries (claims, completions, reschedules, drops, payload replacements,
+   * burst releases and drops). A sender whose epoch is no longer the
    * store's (another replica began sending since) is refused with StaleSenderError.
    */
   beginSending(holder: string, now: Date): Promise<number>;
@@ -207,11 +208,15 @@ export interface OutboxStore {
    * (StaleSenderError otherwise, and nothing is written).
    */
   completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void>;
-  /** Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited. */
-  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void>;
-  dropOutbox(id: number): Promise<void>;
+  /**
+   * Reschedules an item: why it waits decides whether it counts as an attempt and may be expedited.
+   * With `fence`, refused (StaleSenderError, nothing written) unless it is the store's send epoch,
+   * as for every sender's write below: a deposed sender must not re-time a row the new one owns.
+   */
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait, fence?: number): Promise<void>;
+  dropOutbox(id: number, fence?: number): Promise<void>;
   /** Replaces a queued item's payload (the text fallback after Slack refused the blocks). */
-  replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void>;
+  replaceOutboxPayload(id: number, payload: OutboxPayload, fence?: number): Promise<void>;
   /** Makes due now the items waiting out a failure's `backoff` (never a rate limit's or a deliberate wait). */
   expediteOutbox(now: Date): Promise<number>;
 }
@@ -255,9 +260,12 @@ export interface BurstStore {
   /** A rewrite naming `told` was accepted: ledger rows, entries marked, rewrite dequeued; one transaction. */
   completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted?: LedgerEntry[], fence?: number): Promise<void>;
   /** Drops a burst's rewrite and the folded alerts it still owed (past the retention). Returns their keys. */
-  dropBurst(anchorKey: string): Promise<string[]>;
-  /** The anchor was never posted: every folded alert not yet told is queued on its own; the burst closes. */
-  releaseBurst(anchorKey: string, now: Date): Promise<string[]>;
+  dropBurst(anchorKey: string, fence?: number): Promise<string[]>;
+  /**
+   * The anchor was never posted: every folded alert not yet told is queued on its own; the burst
+   * closes. With `fence` (as dropBurst), refused whole under a stale send epoch.
+   */
+  releaseBurst(anchorKey: string, now: Date, fence?: number): Promise<string[]>;
   /** Makes every burst rewrite and operators' summary due now (shutdown, tests). */
   burstRewritesDueNow(now: Date): Promise<void>;
   /**

@@ -673,7 +673,7 @@ export const VOCABULARY: readonly Software[] = [
         category: 'import',
         summary: 'pipenv could not lock the dependencies: no versions satisfy the Pipfile',
         says: /pipenv\.exceptions\.ResolutionFailure|\bLocking Failed!/,
-        source: 'pypa/pipenv pipenv/exceptions.py (class ResolutionFailure), pipenv/utils/resolver.py (the spinner\'s "Locking Failed!")',
+        source: 'pypa/pipenv pipenv/exceptions.py (class ResolutionFailure(PipenvException)), pipenv/utils/resolver.py (environments.PIPENV_SPINNER_FAIL_TEXT.format("Locking Failed!"), the spinner\'s "\u2718 Locking Failed!")',
         example: '\u280b Locking...\u2718 Locking Failed!',
       },
       {
@@ -893,3 +893,40 @@ export const VOCABULARY: readonly Software[] = [
 export const VOCABULARY_ENTRIES: readonly VocabularyEntry[] = CATEGORY_ORDER.flatMap((category) =>
   VOCABULARY.flatMap((s) => s.entries.filter((e) => e.category === category)),
 );
+
+/**
+ * Libraries whose exceptions are all of one kind of failure, by the module that defines them: an
+ * exception of such a module whose message names nothing known still says which layer failed
+ * (`hydra.errors.…` is the configuration, `huggingface_hub.errors.…` the Hub). Weak evidence:
+ * it counts as an exception of no known kind would (precedence.ts, kind `class`), so any
+ * recognised error, a chained one included, and an exit code that names a signal outrank it.
+ */
+export interface ExceptionModule {
+  /** The module, as it prefixes the exception's class in a traceback (`hydra.errors`). */
+  module: string;
+  category: Category;
+  /** Where the module defines its exceptions. */
+  source: string;
+}
+
+export const EXCEPTION_MODULES: readonly ExceptionModule[] = [
+  { module: 'hydra.errors', category: 'config', source: 'facebookresearch/hydra hydra/errors.py (HydraException, ConfigCompositionException, MissingConfigException, InstantiationException)' },
+  { module: 'omegaconf.errors', category: 'config', source: 'omry/omegaconf omegaconf/errors.py (OmegaConfBaseException and its ConfigKeyError, ValidationError, InterpolationResolutionError…)' },
+  { module: 'yaml', category: 'config', source: 'yaml/pyyaml lib/yaml/error.py (YAMLError, MarkedYAMLError; raised as yaml.scanner.ScannerError, yaml.parser.ParserError, yaml.constructor.ConstructorError)' },
+  { module: 'lightning.fabric.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning/fabric/utilities/exceptions.py (MisconfigurationException, the one exception it defines)' },
+  { module: 'lightning_fabric.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning_fabric/utilities/exceptions.py (the standalone package\'s copy: MisconfigurationException)' },
+  { module: 'pytorch_lightning.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/pytorch_lightning/utilities/exceptions.py (MisconfigurationException)' },
+  { module: 'lightning.pytorch.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning/pytorch/utilities/exceptions.py (MisconfigurationException)' },
+  { module: 'huggingface_hub.errors', category: 'data-path', source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (HfHubHTTPError, RepositoryNotFoundError, EntryNotFoundError, LocalEntryNotFoundError, OfflineModeIsEnabled…)' },
+  { module: 'huggingface_hub.utils._errors', category: 'data-path', source: 'huggingface/huggingface_hub src/huggingface_hub/utils/_errors.py (the same errors before 0.23 moved them to errors.py)' },
+  { module: 'datasets.exceptions', category: 'data-path', source: 'huggingface/datasets src/datasets/exceptions.py (DatasetNotFoundError, DataFilesNotFoundError, DatasetGenerationError…)' },
+  { module: 'botocore.exceptions', category: 'data-path', source: 'boto/botocore botocore/exceptions.py (ClientError, EndpointConnectionError, NoCredentialsError…: the object store)' },
+  { module: 'botocore.errorfactory', category: 'data-path', source: 'boto/botocore botocore/errorfactory.py (the per-service error classes such as NoSuchKey, NoSuchBucket)' },
+  { module: 'google.api_core.exceptions', category: 'data-path', source: 'googleapis/python-api-core google/api_core/exceptions.py (GoogleAPICallError and its HTTP and gRPC codes)' },
+  { module: 'requests.exceptions', category: 'data-path', source: 'psf/requests src/requests/exceptions.py (ConnectionError, HTTPError, Timeout…: a download)' },
+  { module: 'urllib3.exceptions', category: 'data-path', source: 'urllib3/urllib3 src/urllib3/exceptions.py (MaxRetryError, NewConnectionError, ProtocolError…)' },
+  { module: 'fsspec.exceptions', category: 'data-path', source: 'fsspec/filesystem_spec fsspec/exceptions.py (the remote file systems\' errors)' },
+  { module: 'pip._internal.exceptions', category: 'import', source: 'pypa/pip src/pip/_internal/exceptions.py (InstallationError, DistributionNotFound, MetadataGenerationFailed…)' },
+  { module: 'pipenv.exceptions', category: 'import', source: 'pypa/pipenv pipenv/exceptions.py (ResolutionFailure, InstallError, PipenvException)' },
+  { module: 'importlib.metadata', category: 'import', source: 'python/cpython Lib/importlib/metadata/__init__.py (PackageNotFoundError)' },
+];

@@ -350,13 +350,22 @@ describe('outbox: claims and fencing', () => {
     await slack.close();
   });
 
-  /** One replica's sender; `afterPost` runs once Slack accepted a post, before the store records it. */
-  const sender = (identity: string, afterPost?: () => Promise<void>) => {
+  /**
+   * One replica's sender; `beforePost` runs as it is about to post, `afterPost` once Slack
+   * accepted a post, before the store records it.
+   */
+  const sender = (identity: string, hooks: { beforePost?: () => Promise<void>; afterPost?: () => Promise<void> } = {}) => {
     const gateway = new SlackGateway(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true }));
     const owners = new OwnerDirectory({ emailDomain: 'example.org', map: {} }, gateway, store, () => clock);
+    const post: typeof gateway.post = async (channel, m) => {
+      await hooks.beforePost?.();
+      const r = await gateway.post(channel, m);
+      await hooks.afterPost?.();
+      return r;
+    };
     const outbox = new Outbox({
       store,
-      slack: afterPost ? { post: async (channel, m) => { const r = await gateway.post(channel, m); await afterPost(); return r; }, update: (c, ts, m) => gateway.update(c, ts, m), reply: (c, ts, m) => gateway.reply(c, ts, m) } : gateway,
+      slack: { post, update: (c, ts, m) => gateway.update(c, ts, m), reply: (c, ts, m) => gateway.reply(c, ts, m) },
       planner: new DeliveryPlanner({ owners, store, projectChannel: () => undefined, now: () => clock }),
       refused: new RefusedChannels({ store, log: captured.log, now: () => clock, retentionMs: DEFAULT_RETENTION_MS, queued: () => undefined }),
       log: captured.log.child({ identity }),
@@ -413,11 +422,13 @@ describe('outbox: claims and fencing', () => {
   it('refuses the record of a send accepted just as another replica took over: one duplicate for that fault, then the old sender is silent', async () => {
     let next: Outbox | undefined;
     // Slack accepts the old sender's post; before it records it, the other replica starts its turn.
-    const old = sender('replica-a', async () => {
-      if (!next) {
-        next = sender('replica-b');
-        await next.flush();
-      }
+    const old = sender('replica-a', {
+      afterPost: async () => {
+        if (!next) {
+          next = sender('replica-b');
+          await next.flush();
+        }
+      },
     });
     await enqueue('wl:1:Failed');
     await enqueue('wl:2:Failed');
@@ -436,5 +447,31 @@ describe('outbox: claims and fencing', () => {
     // wl:1 twice (the one duplicate this fault allows), wl:2 once.
     expect(slack.messagesTo(ALICE.id)).toHaveLength(3);
     expect(await store.wasSent('wl:2:Failed')).toBe(true);
+  });
+  it('refuses a deposed sender\'s reschedule as it refuses its completion: it neither re-times nor counts what the new sender owns, and stops', async () => {
+    let next: Outbox | undefined;
+    // The old sender is about to post; the other replica starts its turn, and Slack's edge answers the post with a 500.
+    const old = sender('replica-a', {
+      beforePost: async () => {
+        if (next) return;
+        next = sender('replica-b');
+        await next.flush();
+        slack.failNextHttp('chat.postMessage', 500);
+      },
+    });
+    await enqueue('wl:1:Failed');
+    await enqueue('wl:2:Failed');
+    const queuedAt = clock.toISOString();
+    await old.flush();
+    // Its retryOutboxLater was refused, so it stopped there: wl:2 was not posted by it either.
+    expect(superseded()).toHaveLength(1);
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+    expect(await store.queuedItem('wl:1:Failed')).toMatchObject({ attempts: 0, nextAttemptAt: queuedAt, lastError: undefined });
+    expect(old.storeHealthy()).toBe(true);
+    // Once the old claims end, the new sender sends each once.
+    clock = new Date(clock.getTime() + 10_000);
+    await next!.flush();
+    expect(slack.messagesTo(ALICE.id)).toHaveLength(2);
+    expect(await store.outboxDepth()).toBe(0);
   });
 });

@@ -229,6 +229,71 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
       expect(await store.wasSent('wl:folded:Failed')).toBe(true);
     });
 
+    /**
+     * A deposed sender woken after a freeze holds a stale fence: every write it would make to
+     * the queue is refused whole, as its completion is, and the current turn's lands.
+     */
+    const deposed = async () => {
+      const stale = await store.beginSending('replica-a', at(0));
+      const current = await store.beginSending('replica-b', at(1));
+      return { stale, current };
+    };
+    const refused = { name: 'StaleSenderError' };
+
+    it('reschedules only under the current fence: a stale turn\'s retryOutboxLater changes nothing', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      const { stale, current } = await deposed();
+      const [item] = await store.dueOutbox(at(2));
+      await expect(store.retryOutboxLater(item.id, at(600), 'HTTP 503', 'backoff', stale)).rejects.toMatchObject(refused);
+      expect(await store.queuedItem(item.key)).toEqual(item);
+      await store.retryOutboxLater(item.id, at(600), 'HTTP 503', 'backoff', current);
+      expect(await store.queuedItem(item.key)).toMatchObject({ attempts: 1, nextAttemptAt: at(600).toISOString(), lastError: 'HTTP 503' });
+    });
+
+    it('drops only under the current fence: a stale turn\'s dropOutbox leaves the item queued', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      const { stale, current } = await deposed();
+      const [item] = await store.dueOutbox(at(2));
+      await expect(store.dropOutbox(item.id, stale)).rejects.toMatchObject(refused);
+      expect(await store.isQueued(item.key)).toBe(true);
+      await store.dropOutbox(item.id, current);
+      expect(await store.isQueued(item.key)).toBe(false);
+    });
+
+    it('replaces a payload only under the current fence: a stale turn\'s text fallback is not written', async () => {
+      await store.enqueue(owner('wl:a:Failed'), at(0));
+      const { stale, current } = await deposed();
+      const [item] = await store.dueOutbox(at(2));
+      await expect(store.replaceOutboxPayload(item.id, { text: 'plain' }, stale)).rejects.toMatchObject(refused);
+      expect((await store.queuedItem(item.key))?.payload).toEqual(owner('wl:a:Failed').payload);
+      await store.replaceOutboxPayload(item.id, { text: 'plain' }, current);
+      expect((await store.queuedItem(item.key))?.payload).toEqual({ text: 'plain' });
+    });
+
+    it('releases a burst only under the current fence: a stale turn\'s releaseBurst keeps the burst and its folds', async () => {
+      await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
+      await store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(0), decide(at(0)));
+      const { stale, current } = await deposed();
+      const before = await allOutbox(store);
+      await expect(store.releaseBurst('wl:1:Failed', at(2), stale)).rejects.toMatchObject(refused);
+      expect(await allOutbox(store)).toEqual(before);
+      expect(await store.burstEntries('wl:1:Failed')).toHaveLength(1);
+      expect(await store.burst('wl:1:Failed')).toBeDefined();
+      expect(await store.releaseBurst('wl:1:Failed', at(2), current)).toEqual(['wl:2:Failed']);
+      expect(await store.burst('wl:1:Failed')).toBeUndefined();
+    });
+
+    it('drops a burst only under the current fence: a stale turn\'s dropBurst loses no folded alert', async () => {
+      await store.admitToBurst('user:U1', owner('wl:1:Failed'), {}, at(0), decide(at(0)));
+      await store.admitToBurst('user:U1', owner('wl:2:Failed'), {}, at(0), decide(at(0)));
+      const { stale, current } = await deposed();
+      await expect(store.dropBurst('wl:1:Failed', stale)).rejects.toMatchObject(refused);
+      expect(await store.isQueued('wl:2:Failed')).toBe(true);
+      expect(await store.isQueued('burst:wl:1:Failed')).toBe(true);
+      expect(await store.dropBurst('wl:1:Failed', current)).toEqual(['wl:2:Failed']);
+      expect(await store.isQueued('wl:2:Failed')).toBe(false);
+    });
+
     it('counts each alert once into the stored operators\' burst however many replicas count it, and queues one summary for it', async () => {
       const compose = (b: StoredOpsBurst) => (b.entries.length >= 2 ? { key: b.key, kind: 'ops-burst', target: { type: 'channel' as const, channel: 'C0OPS' }, payload: { text: `${b.entries.length} failed` } } : undefined);
       const other = await backend.open();

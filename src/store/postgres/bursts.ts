@@ -102,8 +102,9 @@ export class PostgresBursts {
     });
   }
 
-  async dropBurst(anchorKey: string): Promise<string[]> {
+  async dropBurst(anchorKey: string, fence?: number): Promise<string[]> {
     return this.db.tx(async (c) => {
+      await this.outbox.checkFence(fence, c);
       const keys = (await this.burstEntries(anchorKey, c)).filter((e) => !e.told).map((e) => e.key);
       await this.outbox.dropKey(burstRewriteKey(anchorKey), c);
       await c.query('DELETE FROM bursts WHERE anchor_key = $1', [anchorKey]);
@@ -111,8 +112,9 @@ export class PostgresBursts {
     });
   }
 
-  async releaseBurst(anchorKey: string, now: Date): Promise<string[]> {
+  async releaseBurst(anchorKey: string, now: Date, fence?: number): Promise<string[]> {
     return this.db.tx(async (c) => {
+      await this.outbox.checkFence(fence, c);
       const released: string[] = [];
       for (const entry of await this.burstEntries(anchorKey, c)) {
         if (entry.told) continue;

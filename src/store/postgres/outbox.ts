@@ -87,25 +87,41 @@ export class PostgresOutbox {
     return Number((await this.db.rows('SELECT COUNT(*) AS n FROM outbox'))[0].n);
   }
 
+  /**
+   * Runs `write` on the pool, or, with `fence`, in one transaction that first checks it
+   * (checkFence): a deposed sender's write is refused whole.
+   */
+  async fenced<T>(fence: number | undefined, write: (on: Queryable) => Promise<T>): Promise<T> {
+    if (fence === undefined) return write(this.db.pool);
+    return this.db.tx(async (c) => {
+      await this.checkFence(fence, c);
+      return write(c);
+    });
+  }
+
   async completeOutbox(id: number, entry: LedgerEntry, fence?: number): Promise<void> {
     await this.db.tx(async (c) => {
       await this.checkFence(fence, c);
       await this.ledger.recordSent(entry, c);
-      await this.dropOutbox(id, c);
+      await this.deleteItem(id, c);
     });
   }
 
-  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): Promise<void> {
-    await this.db.run('UPDATE outbox SET attempts = attempts + $1, next_attempt_at = $2, last_error = $3, wait = $4 WHERE id = $5', [
-      OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0,
-      nextAttemptAt.toISOString(),
-      reason.slice(0, 500),
-      wait,
-      id,
-    ]);
+  async retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait, fence?: number): Promise<void> {
+    await this.fenced(fence, (on) =>
+      this.db.run(
+        'UPDATE outbox SET attempts = attempts + $1, next_attempt_at = $2, last_error = $3, wait = $4 WHERE id = $5',
+        [OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), wait, id],
+        on,
+      ),
+    );
   }
 
-  async dropOutbox(id: number, on: Queryable = this.db.pool): Promise<void> {
+  async dropOutbox(id: number, fence?: number): Promise<void> {
+    await this.fenced(fence, (on) => this.deleteItem(id, on));
+  }
+
+  private async deleteItem(id: number, on: Queryable): Promise<void> {
     await this.db.run('DELETE FROM outbox WHERE id = $1', [id], on);
   }
 
@@ -113,8 +129,8 @@ export class PostgresOutbox {
     await this.db.run('DELETE FROM outbox WHERE key = $1', [key], on);
   }
 
-  async replaceOutboxPayload(id: number, payload: OutboxPayload): Promise<void> {
-    await this.db.run('UPDATE outbox SET payload = $1 WHERE id = $2', [JSON.stringify(payload), id]);
+  async replaceOutboxPayload(id: number, payload: OutboxPayload, fence?: number): Promise<void> {
+    await this.fenced(fence, (on) => this.db.run('UPDATE outbox SET payload = $1 WHERE id = $2', [JSON.stringify(payload), id], on));
   }
 
   async expediteOutbox(now: Date): Promise<number> {

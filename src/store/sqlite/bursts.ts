@@ -3,7 +3,7 @@
  * persisted with its rewrite in one transaction (README, "Delivery guarantee").
  */
 import { burstRewriteKey, KEY_PREFIX, opsBurstKey } from '../../keys.js';
-import { checkFence, OUTBOX_PRIORITY, outboxPriority, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry, type StoredOpsBurst } from '../port.js';
+import { OUTBOX_PRIORITY, outboxPriority, type BurstAdmission, type BurstAdmitted, type LedgerEntry, type NewOutboxItem, type StoredBurst, type StoredBurstEntry, type StoredOpsBurst } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 import type { SqliteLedger } from './ledger.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -81,8 +81,7 @@ export class SqliteBursts {
    * either the rewrite owed or all of them told.
    */
   completeBurstRewrite(itemId: number, anchorKey: string, told: LedgerEntry[], muted: LedgerEntry[] = [], fence?: number): void {
-    this.db.transaction(() => {
-      checkFence(fence, fence === undefined ? undefined : this.outbox.sendEpoch());
+    this.outbox.fenced(fence, () => {
       for (const entry of told) {
         this.ledger.recordSent(entry);
         this.db.prepare('UPDATE burst_entries SET told = 1 WHERE key = ?').run(entry.key);
@@ -97,8 +96,8 @@ export class SqliteBursts {
     });
   }
 
-  dropBurst(anchorKey: string): string[] {
-    return this.db.transaction(() => {
+  dropBurst(anchorKey: string, fence?: number): string[] {
+    return this.outbox.fenced(fence, () => {
       const keys = this.burstEntries(anchorKey).filter((e) => !e.told).map((e) => e.key);
       this.outbox.dropKey(burstRewriteKey(anchorKey));
       this.db.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(anchorKey);
@@ -106,8 +105,8 @@ export class SqliteBursts {
     });
   }
 
-  releaseBurst(anchorKey: string, now: Date): string[] {
-    return this.db.transaction(() => {
+  releaseBurst(anchorKey: string, now: Date, fence?: number): string[] {
+    return this.outbox.fenced(fence, () => {
       const released: string[] = [];
       for (const entry of this.burstEntries(anchorKey)) {
         if (entry.told) continue;

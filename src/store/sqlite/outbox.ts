@@ -79,30 +79,39 @@ export class SqliteOutbox {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
   }
 
-  completeOutbox(id: number, entry: LedgerEntry, fence?: number): void {
-    this.db.transaction(() => {
+  /** Runs `write` in one transaction that first checks `fence` (when given) against the store's send epoch. */
+  fenced<T>(fence: number | undefined, write: () => T): T {
+    return this.db.transaction(() => {
       checkFence(fence, fence === undefined ? undefined : this.sendEpoch());
+      return write();
+    });
+  }
+
+  completeOutbox(id: number, entry: LedgerEntry, fence?: number): void {
+    this.fenced(fence, () => {
       this.ledger.recordSent(entry);
       this.dropOutbox(id);
     });
   }
 
-  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait): void {
-    this.db
-      .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ?, wait = ? WHERE id = ?')
-      .run(OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), wait, id);
+  retryOutboxLater(id: number, nextAttemptAt: Date, reason: string, wait: OutboxWait, fence?: number): void {
+    this.fenced(fence, () =>
+      this.db
+        .prepare('UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ?, last_error = ?, wait = ? WHERE id = ?')
+        .run(OUTBOX_WAIT_IS_ATTEMPT[wait] ? 1 : 0, nextAttemptAt.toISOString(), reason.slice(0, 500), wait, id),
+    );
   }
 
-  dropOutbox(id: number): void {
-    this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+  dropOutbox(id: number, fence?: number): void {
+    this.fenced(fence, () => this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id));
   }
 
   dropKey(key: string): void {
     this.db.prepare('DELETE FROM outbox WHERE key = ?').run(key);
   }
 
-  replaceOutboxPayload(id: number, payload: OutboxPayload): void {
-    this.db.prepare('UPDATE outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id);
+  replaceOutboxPayload(id: number, payload: OutboxPayload, fence?: number): void {
+    this.fenced(fence, () => this.db.prepare('UPDATE outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id));
   }
 
   expediteOutbox(now: Date): number {
