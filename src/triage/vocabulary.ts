@@ -344,6 +344,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'host-oom',
+        summary: "PyTorch's CPU allocator could not get host memory",
+        says: /DefaultCPUAllocator: (?:can't allocate memory|not enough memory): you tried to allocate/,
+        source: 'pytorch/pytorch c10/core/impl/alloc_cpu.cpp (alloc_cpu: "DefaultCPUAllocator: can\'t allocate memory: you tried to allocate %d bytes. Error code %d (%s)"; on Windows "DefaultCPUAllocator: not enough memory: you tried to allocate %d bytes.")',
+        example: 'RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.',
+      },
+      {
+        category: 'host-oom',
         summary: 'NumPy could not allocate an array in host memory',
         says: /Unable to allocate [\d.]+ [KMGTPE]?i?B for an array with shape/,
         source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
@@ -425,6 +432,20 @@ export const VOCABULARY: readonly Software[] = [
         says: /Bfloat16 is only supported on GPUs with compute capability|FlashAttention only supports Ampere GPUs or newer|GET was unable to find an engine to execute this computation|ptxas exited with non-zero error code/,
         source: 'vllm-project/vllm vllm/v1/worker/gpu_worker.py ("Bfloat16 is only supported on GPUs with compute capability of at least 8.0"); Dao-AILab/flash-attention csrc/flash_attn/flash_api.cpp ("FlashAttention only supports Ampere GPUs or newer."); pytorch/pytorch aten/src/ATen/native/cudnn/Conv_v8.cpp ("GET was unable to find an engine to execute this computation"); openxla/xla xla/stream_executor/cuda/subprocess_compilation.cc ("ptxas exited with non-zero error code")',
         example: 'ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.',
+      },
+      {
+        category: 'cuda',
+        summary: 'PyTorch could not initialise CUDA on the node (no GPU given to the container, or its driver broken)',
+        says: /CUDA driver initialization failed, you might not have a CUDA gpu|CUDA unknown error - this may be due to an incorrectly set up environment/,
+        source: 'pytorch/pytorch c10/cuda/CUDAFunctions.cpp (device_count_impl: cudaErrorInitializationError "CUDA driver initialization failed, you might not have a CUDA gpu.", cudaErrorUnknown "CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.")',
+        example: 'RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.',
+      },
+      {
+        category: 'cuda',
+        summary: "A Triton kernel needs more of the GPU (shared memory, registers) than it has",
+        says: /out of resource: [\w ]{1,40}, Required: \d+, Hardware limit: \d+/,
+        source: 'triton-lang/triton python/triton/runtime/errors.py (OutOfResources: "out of resource: {name}, Required: {required}, Hardware limit: {limit}. Reducing block sizes or `num_stages` may help.")',
+        example: 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 232448, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.',
       },
       {
         // An engine (plan) runs only on the TensorRT version and the GPU it was built for: the

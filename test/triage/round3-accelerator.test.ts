@@ -87,6 +87,22 @@ const CASES: Record<string, Case> = {
     line: 7,
     category: 'cuda',
   },
+  // Vocabulary from the same sources, for failures of these kinds the round did not show.
+  "PyTorch's CPU allocator refusing an allocation is host memory": {
+    log: ['Loading shards', 'RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate 4294967296 bytes.'],
+    line: 2,
+    category: 'host-oom',
+  },
+  "PyTorch failing to initialise CUDA in a container given no GPU": {
+    log: ['  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 302, in _lazy_init', '    torch._C._cuda_init()', 'RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.'],
+    line: 3,
+    category: 'cuda',
+  },
+  "a Triton kernel asking for more shared memory than the GPU has": {
+    log: ['Compiling flash kernel', 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 232448, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.'],
+    line: 2,
+    category: 'cuda',
+  },
 };
 
 describe('the kinds of miss round 3 of dev2 showed (accelerator and memory)', () => {
