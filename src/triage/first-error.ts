@@ -546,6 +546,10 @@ export class FirstErrorScanner {
     }
     items.push(...best.chain);
     if (this.lastException && this.lastExceptionLine !== best.line.lineNumber) items.push(evidenceItem('last-exception', this.lastException, this.lastExceptionLine));
+    // A launcher's report of how a process died (torchrun's exitcode -9, mpirun's signal 9) is
+    // evidence even where an exception of no known kind outranked it as the line.
+    const cascade = this.best[TIER.secondary];
+    if (cascade && cascade !== best) items.push(evidenceItem('cascade', cascade.classification, cascade.line.lineNumber));
     return items;
   }
 

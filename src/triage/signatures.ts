@@ -53,6 +53,10 @@ const PREFILTER_ANCHORS = [
   'no module named', 'exit code:',
   // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
   '\u5df2\u6740\u6b7b',
+  // The CUDA runtime's cudaErrorInsufficientDriver as deviceQuery prints it, on a line of its
+  // own; a process killed by SIGKILL as docker reports it (`exited with code 137`); TensorRT
+  // refusing an engine planned on another GPU.
+  'version is insufficient', 'code 137', 'incompatible device',
   // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
   // the kubelet's restart back-off (vocabulary.ts).
   'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
@@ -94,6 +98,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
   { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
+  { pattern: /^Unable to find image '[^'\s]{1,512}' locally$/, why: "docker run announcing that it pulls an image it does not have yet; a failed pull says so after it (docker/cli cli/command/container/create.go)" },
 ];
 
 /**
@@ -101,7 +106,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
  * search is several times cheaper than a regex scan on the hot path of noisy lines.
  */
 const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
-const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency'];
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency', 'Unable to find image'];
 
 function isHerring(text: string): boolean {
   return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
@@ -127,8 +132,13 @@ export const SOURCE_LINE = /(?:^|[\s>|\u2502\u2771])raise\s+(?=([\w.]+))\1(?:\(|
  */
 export const STATUS_ROW = /^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
 
-/** A command echoed by a shell or pasted with its prompt: what was run, not what failed. */
-const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b/;
+/**
+ * A command echoed by a shell or pasted with its prompt: what was run, not what failed. A line
+ * behind a prompt (`user@host:path$ `, bash's default PS1 '\u@\h:\w\$ ', after a conda or
+ * virtualenv name) is typed input whatever it says: `grep 'Job failed' /var/log/syslog` is not
+ * the failure it searches for.
+ */
+const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b|^(?:\([\w.-]{1,64}\)\s{1,8})?[\w.-]{1,64}@[\w.-]{1,253}:[^\s$#]{0,1024}[$#]\s/;
 
 /** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
@@ -176,7 +186,10 @@ function loggedAsWarning(text: string): boolean {
 
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
-  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
+  // A shell, docker or a CI runner reports a process killed by signal N as exit code 128+N
+  // (bash(1) EXIT STATUS; signal(7): SIGKILL is 9): 137 in a sentence (`Job failed: exit code
+  // 137`, `exited with code 137`). A pasted `Exit Code: 137` field is read as the exit code instead.
+  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b|\bexit(?:ed with)? code 137\b/i },
   // Open MPI reports a rank that died on a signal as "exited on signal %d (%s)" (orte/mca/errmgr/base/help-errmgr-base.txt).
   { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)|signal (?:11|6) \((?:Segmentation fault|Aborted)\)/i },
   // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
