@@ -81,6 +81,12 @@ export class PostgresDatabase {
   async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A checked-out connection that the server drops between two statements (restart,
+    // failover) emits 'error' on the client, which the pool's listener does not hear while it
+    // is out: unheard, it would be an uncaught exception and end the process. Heard here, the
+    // connection is discarded and the transaction's next statement fails to its caller.
+    const dropped = (err: Error) => (broken = err);
+    client.on('error', dropped);
     try {
       await client.query('BEGIN');
       const value = await fn(client);
@@ -91,6 +97,7 @@ export class PostgresDatabase {
       throw err;
     } finally {
       // A connection that could not roll back is discarded, not reused mid-transaction.
+      client.off('error', dropped);
       client.release(broken);
     }
   }
