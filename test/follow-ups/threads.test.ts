@@ -5,6 +5,7 @@
  * resubmission held against the attempt before it, "failed again" as a new DM linking the
  * thread — after a restart too, and nothing at all for a muted workload.
  */
+import { join } from 'node:path';
 import { mutedRecipient } from '../../src/keys.js';
 import { muteScope } from '../../src/notify/mutes.js';
 import type { PostedMessage } from '../../src/sim/slack.js';
@@ -111,6 +112,34 @@ describe('follow-ups in the alert\'s thread', () => {
     await eventually(() => header(slack.workspace.find(root.channel, root.ts)!) === 'notebook: Stopped \u2192 running again', 'the root edited');
     await bot.settle();
     expect(topLevel(BOB.id)).toHaveLength(1);
+    neverBroadcast();
+  });
+
+  it('threads a resubmission after the bot moved from cluster: to clusters: under the alert told before the move (the first cluster listed takes the thread)', async () => {
+    const dir = tempDir();
+    submit({ name: 'resnet', image: 'registry.example.org/ml/train:2.1' });
+    bot = await sims.startBot(config, { dir });
+    fail('resnet');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    await bot.settle();
+
+    // The same store, now with clusters: naming the cluster it watched.
+    const named = { ...config, clusters: [{ name: 'gpu-east', kubeconfig: kube.writeKubeconfig(join(dir, 'east')) }] };
+    bot = await sims.startBot(named, { dir });
+    remove('resnet');
+    await eventually(() => replies(root).length === 1, 'the deleted reply, in the thread from before the move');
+    submit({ name: 'resnet', image: 'registry.example.org/ml/train:2.2' });
+    await eventually(() => replies(root).length === 2, 'the resubmitted reply');
+    await bot.settle();
+    const [deleted, resubmitted] = replies(root);
+    expect(shown(deleted)).toContain('Deleted');
+    expect(shown(resubmitted)).toContain('image tag `2.1` \u2192 `2.2`');
+    await eventually(() => header(slack.workspace.find(root.channel, root.ts)!)?.includes('Failed \u2192 resubmitted, running'), 'the root edited');
+    expect(topLevel()).toHaveLength(1);
+    // What the thread said is kept under the named cluster's keys.
+    const said = [...(await bot.store.ledgerKeys('fu'))];
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    for (const key of said) expect(key).toMatch(/^fu(-root)?:(wl:)?gpu-east\//);
     neverBroadcast();
   });
 
