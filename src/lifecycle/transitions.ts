@@ -57,9 +57,9 @@ export interface StuckRules {
  * pods for it, only where it can matter: see the reconciler's catch-up). So a failure that
  * happened while the bot was down is as old as it is, and one older than the lookback is
  * remembered (its state and since when) but owed to nobody. A time the cluster gives that cannot
- * be right — in the future, or before the remembered state began — is not trusted: the change
- * counts from now, since a wrong old time would silence an alert and a late one only delays
- * nothing. With no time at all, from now.
+ * be right — in the future, or before the remembered state began — is not trusted: the next one
+ * is asked (the containers' after the CR's), else the change counts from now, since a wrong old
+ * time would silence an alert and a late one only delays nothing. With no time at all, from now.
  */
 export function decideChange(workload: Workload, previous: Remembered | undefined, now: Date, rules: ChangeRules, finishedAt?: string): ChangeDecision {
   let stateSince: string;
@@ -68,7 +68,8 @@ export function decideChange(workload: Workload, previous: Remembered | undefine
     // First sight (a new workload, or the first start): trust what the CR says about when.
     stateSince = plausible(workload.phaseChangedAt ?? finishedAt ?? workload.createdAt, undefined, now) ?? now.toISOString();
   } else if (previous.state !== workload.state) {
-    stateSince = plausible(workload.phaseChangedAt ?? finishedAt, previous.stateSince, now) ?? now.toISOString();
+    // A CR time that cannot be right gives way to the containers' (podsCouldDate reads the pods for exactly that case).
+    stateSince = plausible(workload.phaseChangedAt, previous.stateSince, now) ?? plausible(finishedAt, previous.stateSince, now) ?? now.toISOString();
     transition = { workload, from: previous.state, to: workload.state, at: new Date(stateSince) };
   } else {
     stateSince = previous.stateSince;

@@ -38,6 +38,11 @@ export interface LogWrite {
   via: 'tee' | 'redirect';
   /** Written by each rank a launcher starts (inside `mpirun … bash -c '…'`). */
   perRank: boolean;
+  /**
+   * The launcher whose several ranks all print into this one file: the file saves the output
+   * of `torchrun --nproc_per_node=8 …`, `deepspeed …`, `mpirun -np 16 …` (see ranksStarted).
+   */
+  ranksVia?: string;
 }
 
 export interface CredentialWrite {
@@ -101,12 +106,16 @@ interface Context {
   depth: number;
   /** GPUs the workload asks for: `accelerate launch` starts one process per visible GPU by default. */
   gpus: number;
+  /** The files this command's output is saved to (a tee after it, a redirect of it or of a group around it). */
+  savedTo?: readonly LogWrite[];
 }
 
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
 class Walker {
   readonly facts: CommandFacts = { pythons: [], maskingPipes: [], readsPipestatus: false, writes: [], credentials: [], mentionsRank: false };
+  /** The lists of files a launcher's ranks were already found to print into. */
+  private readonly marked = new WeakSet<readonly LogWrite[]>();
 
   /** An exec-style argv: a program and its arguments, no shell between. */
   argv(args: readonly string[], ctx: Context, text: string): void {
@@ -118,22 +127,37 @@ class Walker {
     if (SHELLS.has(name)) return this.shell(rest, ctx);
     if (PYTHON.test(name) || name.endsWith('.py')) return this.python(name.endsWith('.py') ? [program, ...rest] : rest, ctx, text);
     if (name === 'coverage' && rest[0] === 'run') return this.python(rest.slice(1), ctx, text);
-    if (UNBUFFERED_LAUNCHERS.has(name)) return;
+    if (UNBUFFERED_LAUNCHERS.has(name)) return this.launcher(name, rest, ctx);
     if (name === 'accelerate' && rest[0] === 'launch') {
-      if (!accelerateStartsWorkers(rest.slice(1), ctx.gpus)) this.facts.pythons.push({ text, unbuffered: ctx.state.unbuffered, ...(ctx.perRankVia && { perRankVia: ctx.perRankVia }) });
+      const processes = accelerateProcesses(rest.slice(1), ctx.gpus);
+      if (processes === 'one') this.facts.pythons.push({ text, unbuffered: ctx.state.unbuffered, ...(ctx.perRankVia && { perRankVia: ctx.perRankVia }) });
+      if (processes === 'several') this.launcher('accelerate launch', [], ctx);
       return;
     }
     if (PER_RANK_LAUNCHERS.has(name)) {
+      this.launcher(name, rest, ctx);
       const inner = launcherCommand(name, rest);
       const unbuffered = ctx.state.unbuffered || inner.env.includes('PYTHONUNBUFFERED');
       this.argv(inner.command, { ...ctx, perRankVia: name, state: { ...ctx.state, unbuffered }, depth: ctx.depth + 1 }, text);
     }
   }
 
+  /** A launcher that starts several ranks makes every file its output is saved to a file of all of them. */
+  private launcher(name: string, args: readonly string[], ctx: Context): void {
+    const saved = ctx.savedTo;
+    if (!saved?.length || this.marked.has(saved) || (name !== 'accelerate launch' && !ranksStarted(name, args, ctx.gpus))) return;
+    // Each list of files is marked once, however many launchers share it: linear in the script.
+    this.marked.add(saved);
+    for (const write of saved) write.ranksVia ??= name;
+  }
+
   private python(args: readonly string[], ctx: Context, text: string): void {
     const opts = pythonOptions(args);
     if (opts.module && TOOL_MODULES.has(opts.module)) return;
-    if (opts.module && UNBUFFERED_MODULES.has(opts.module)) return;
+    if (opts.module && UNBUFFERED_MODULES.has(opts.module)) {
+      const launcher = opts.module.startsWith('deepspeed') ? 'deepspeed' : 'torchrun';
+      return this.launcher(launcher, args.slice(args.indexOf(opts.module) + 1), ctx);
+    }
     this.facts.pythons.push({ text, unbuffered: opts.unbuffered || ctx.state.unbuffered, ...(ctx.perRankVia && { perRankVia: ctx.perRankVia }) });
   }
 
@@ -179,27 +203,31 @@ class Walker {
   private pipeline(commands: Command[], ctx: Context): void {
     const last = commands[commands.length - 1];
     const consumer = commands.length > 1 && last.kind === 'simple' ? programOf(last) : undefined;
-    if (consumer === 'tee' && last.kind === 'simple') {
-      for (const target of teeTargets(last)) this.write(target, 'tee', ctx);
-    }
+    const teed = consumer === 'tee' && last.kind === 'simple' ? teeTargets(last).flatMap((target) => this.write(target, 'tee', ctx)) : [];
     if (commands.length > 1 && !ctx.state.pipefail) {
       const producer = commands.slice(0, -1).find((c) => c.kind === 'group' || !TRIVIAL_PRODUCERS.has(programOf(c) ?? ''));
       if (producer) this.facts.maskingPipes.push({ producer: describe(producer), consumer: consumer ?? 'the last command' });
     }
     commands.forEach((command, i) => {
       const own = outputRedirects(command.redirects);
-      for (const target of own) this.write(target, 'redirect', ctx);
+      const redirected = own.flatMap((target) => this.write(target, 'redirect', ctx));
       const savedVia = ctx.savedVia ?? (own.length ? 'redirect' : i < commands.length - 1 && consumer === 'tee' ? 'tee' : undefined);
-      const child: Context = { ...ctx, ...(savedVia && { savedVia }) };
+      const here = i < commands.length - 1 ? [...redirected, ...teed] : redirected;
+      // Shared, not copied, when this command adds no file: a group of many commands stays linear.
+      const savedTo = here.length ? [...(ctx.savedTo ?? []), ...here] : ctx.savedTo;
+      const child: Context = { ...ctx, ...(savedVia && { savedVia }), ...(savedTo && { savedTo }) };
       if (command.kind === 'group') this.statements(command.body, child);
       else this.simple(command, child);
     });
   }
 
-  private write(target: Word, via: LogWrite['via'], ctx: Context): void {
-    if (NOT_A_LOG.test(target.text) || target.text === '-') return;
+  /** Records a write and returns it (none for the container's own output or `-`). */
+  private write(target: Word, via: LogWrite['via'], ctx: Context): LogWrite[] {
+    if (NOT_A_LOG.test(target.text) || target.text === '-') return [];
     const path = resolvePath(target, ctx.state.cwd);
-    this.facts.writes.push({ target: target.raw, ...(path && { path }), literal: !target.expands, via, perRank: ctx.perRankVia !== undefined });
+    const write: LogWrite = { target: target.raw, ...(path && { path }), literal: !target.expands, via, perRank: ctx.perRankVia !== undefined };
+    this.facts.writes.push(write);
+    return [write];
   }
 
   private simple(command: SimpleCommand, ctx: Context): void {
@@ -304,24 +332,111 @@ function pythonOptions(args: readonly string[]): { unbuffered: boolean; module?:
 }
 
 /**
- * `accelerate launch` starts its workers through torch.distributed.run (so as `python -u`)
- * when it runs several processes: asked for, or by default when more than one GPU is visible
- * (accelerate/commands/launch.py, _validate_launch_command). With a config file it cannot be told.
+ * How many processes `accelerate launch` starts. Several, it starts them through
+ * torch.distributed.run (so as `python -u`): asked for, or by default when more than one GPU
+ * is visible (accelerate/commands/launch.py, _validate_launch_command). With a config file, or
+ * a plugin that launches on its own (DeepSpeed, FSDP, Megatron-LM), the number cannot be told.
  */
-function accelerateStartsWorkers(args: readonly string[], gpus: number): boolean {
+function accelerateProcesses(args: readonly string[], gpus: number): 'one' | 'several' | 'unknown' {
   let processes: number | undefined;
+  let unknown = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (!a.startsWith('-')) break;
-    if (/^--(?:multi_gpu|use_deepspeed|use_fsdp|use_megatron_lm|config_file)(?:=|$)/.test(a)) return true;
+    if (/^--multi_gpu(?:=|$)/.test(a)) return 'several';
+    if (/^--(?:use_deepspeed|use_fsdp|use_megatron_lm|config_file)(?:=|$)/.test(a)) unknown = true;
     const n = /^--(?:num_processes|num_machines)(?:=(\d+))?$/.exec(a);
     if (n) {
       const value = Number(n[1] ?? args[i + 1]);
-      if (value > 1) return true;
+      if (value > 1) return 'several';
       if (a.startsWith('--num_processes')) processes = value;
     }
   }
-  return processes === undefined && gpus > 1;
+  if (unknown) return 'unknown';
+  return processes === undefined && gpus > 1 ? 'several' : 'one';
+}
+
+/**
+ * A launcher's own option words, before the program it starts: up to the command per-rank
+ * launchers run (launcherCommand), or up to the script (`train.py`, or what follows `-m` /
+ * `--no-python`) of torchrun and deepspeed.
+ */
+function launcherOptions(name: string, args: readonly string[]): readonly string[] {
+  if (PER_RANK_LAUNCHERS.has(name)) return args.slice(0, args.length - launcherCommand(name, args).command.length);
+  const end = args.findIndex((a) => a.endsWith('.py') || ['-m', '--module', '--no-python', '--no_python'].includes(a));
+  return end === -1 ? args : args.slice(0, end);
+}
+
+/** The value of a launcher option given as `--name=V` or `--name V`, the last one given. */
+function optionValue(options: readonly string[], names: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i];
+    const eq = a.indexOf('=');
+    if (eq > 0 && names.includes(a.slice(0, eq))) value = a.slice(eq + 1);
+    else if (names.includes(a)) value = options[++i];
+  }
+  return value;
+}
+
+/** A count that starts more than one: a number above 1, or a variable (a count made a parameter is there to be more than one). */
+function several(count: string | undefined): boolean {
+  if (count === undefined) return false;
+  if (/^\d+$/.test(count)) return Number(count) > 1;
+  return /[$`]/.test(count);
+}
+
+/**
+ * The launcher already writes each rank to a file of its own, the guide's "separate file per
+ * rank" (and what log-advice's fix tells): torchrun `--log-dir DIR` with `--redirects` or
+ * `--tee` (files under DIR per local rank; without `--log-dir` they go to a temporary
+ * directory, lost with the pod), deepspeed `--enable_each_rank_log DIR` ("None" is its
+ * default: off), Open MPI's and horovodrun's `--output-filename DIR`, MPICH Hydra's
+ * `-outfile-pattern` (`%r` the rank).
+ */
+function keepsRanksApart(name: string, options: readonly string[]): boolean {
+  if (name === 'torchrun') {
+    const streams = optionValue(options, ['--redirects', '-r', '--tee', '-t']);
+    return optionValue(options, ['--log-dir', '--log_dir']) !== undefined && streams !== undefined && streams !== '0';
+  }
+  if (name === 'deepspeed') {
+    const dir = optionValue(options, ['--enable_each_rank_log']);
+    return dir !== undefined && dir !== 'None';
+  }
+  return optionValue(options, ['--output-filename', '-output-filename', '-outfile-pattern']) !== undefined;
+}
+
+/**
+ * Whether a launcher starts several ranks whose output reaches its own stdout, so that a tee
+ * or redirect of the launcher saves them all into one file. From the launchers' own options:
+ * - torchrun / `python -m torch.distributed.run`: `--nproc-per-node` (`--nproc_per_node`),
+ *   default 1; `gpu` and `auto` mean one per visible GPU (torch/distributed/run.py,
+ *   docs.pytorch.org "torchrun (Elastic Launch)"). `--local-ranks-filter` naming one rank
+ *   leaves only that rank on the console ("Only show logs from specified ranks in console").
+ * - deepspeed: `--num_gpus` (`--num_accelerators`), by default every GPU of the node, and
+ *   `--num_nodes`, `--hostfile` or `--include` that run ranks on other nodes through pdsh,
+ *   whose output comes back to the launcher (deepspeed/launcher/runner.py).
+ * - mpirun / mpiexec / orterun / horovodrun: `-np` / `-n` / `-c`; without it Open MPI starts
+ *   one process per slot, all the job's workers (mpirun(1)). srun: `-n` / `--ntasks`, default one.
+ */
+function ranksStarted(name: string, args: readonly string[], gpus: number): boolean {
+  const options = launcherOptions(name, args);
+  if (keepsRanksApart(name, options)) return false;
+  if (name === 'torchrun') {
+    const filter = optionValue(options, ['--local-ranks-filter', '--local_ranks_filter']);
+    if (filter !== undefined && /^\d+$/.test(filter)) return false;
+    const nproc = optionValue(options, ['--nproc-per-node', '--nproc_per_node']);
+    if (nproc === 'gpu' || nproc === 'auto') return gpus > 1;
+    return several(nproc);
+  }
+  if (name === 'deepspeed') {
+    if (several(optionValue(options, ['--num_nodes'])) || optionValue(options, ['--hostfile', '-H', '--include', '-i']) !== undefined) return true;
+    const local = optionValue(options, ['--num_gpus', '--num_accelerators']);
+    return local === undefined ? gpus > 1 : several(local);
+  }
+  if (name === 'srun') return several(optionValue(options, ['-n', '--ntasks']));
+  const np = optionValue(options, ['-np', '-n', '-c', '--np', '-N', '-npernode', '--npernode']);
+  return np === undefined || several(np);
 }
 
 /** Options of the per-rank launchers that take the next word as their value (`-np 16`, `-x NAME`, `-mca pml ob1`). */
@@ -329,7 +444,7 @@ const LAUNCHER_VALUE_OPTIONS = new Set([
   '-np', '-n', '-c', '-N', '-H', '-host', '--host', '-hosts', '--hostfile', '-hostfile', '--machinefile', '-machinefile', '-x', '-bind-to', '--bind-to',
   '-map-by', '--map-by', '-rank-by', '--rank-by', '-npernode', '--npernode', '-ppn', '-wdir', '--wdir', '-wd', '--prefix', '-p', '--port',
   '--start-timeout', '--network-interface', '--gloo-timeout-seconds', '-genv', '-env', '--ntasks', '--nodes', '--gpus', '--cpus-per-task', '-t', '--time',
-  '--output-filename', '-output-filename', '--mca', '-mca', '-gmca', '--gmca',
+  '--output-filename', '-output-filename', '-outfile-pattern', '-errfile-pattern', '--mca', '-mca', '-gmca', '--gmca',
 ]);
 
 /** The command a launcher runs once per rank, and the environment it passes (`-x NAME=V`). */

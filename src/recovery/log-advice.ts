@@ -120,19 +120,56 @@ function notPersistentFinding(writes: readonly LogWrite[], submission: Submissio
   return undefined;
 }
 
+/**
+ * How each launcher keeps its ranks apart, from its own options: torchrun's `--log-dir` with
+ * `--tee 3` writes every local rank's stdout and stderr to a file of its own, and
+ * `--local-ranks-filter 0` leaves only rank 0 on the console (torch/distributed/run.py);
+ * deepspeed's `--enable_each_rank_log DIR` "redirect[s] the stdout and stderr from each rank
+ * into different log files" (deepspeed/launcher/runner.py); Open MPI's and horovodrun's
+ * `--output-filename DIR` write each rank's output under DIR (mpirun(1), `rank.N/stdout`).
+ */
+function launcherFix(launcher: string, dir: string): Phrase | undefined {
+  const apart = (name: string, option: string): Phrase => [`Let ${name} keep the ranks apart: `, { code: option }, ' writes each rank to a file of its own.'];
+  switch (launcher) {
+    case 'torchrun':
+      return ['Let torchrun keep the ranks apart: ', { code: `--log-dir ${dir} --tee 3` }, ' writes each rank to a file of its own, and ', { code: '--local-ranks-filter 0' }, ' leaves only rank 0 in the output you save.'];
+    case 'deepspeed':
+      return apart('deepspeed', `--enable_each_rank_log ${dir}`);
+    case 'mpirun':
+    case 'mpiexec':
+    case 'orterun':
+    case 'horovodrun':
+      return apart(launcher, `--output-filename ${dir}`);
+    default:
+      return undefined;
+  }
+}
+
+const PER_RANK_FIX: Phrase = ['Put the rank in the file name (e.g. `train.$RANK.log`), or let only rank 0 write it.'];
+
 function allRanksFinding(writes: readonly LogWrite[], facts: CommandFacts, submission: Submission): LogFinding | undefined {
   if (facts.mentionsRank) return undefined;
   const everyPod = submission.distribution?.runsOn === 'every-pod' && (submission.distribution.pods ?? 2) > 1;
   for (const write of writes) {
     if (!write.literal) continue;
     const shared = write.path !== undefined && mountOf(write.path, submission.mounts)?.persistent === true;
-    // Ranks inside one pod share its filesystem; pods share only a persistent mount.
+    // Ranks inside one pod share its filesystem; pods share only a persistent mount. A
+    // launcher's ranks print through it, so a file saving its output holds them all.
+    if (write.ranksVia) {
+      return {
+        kind: 'one-log-all-ranks',
+        problem: ['every rank ', { code: write.ranksVia }, ' starts prints into the same file, ', { code: write.target }, ': their lines interleave, and none says which rank wrote it'],
+        guide: LOG_SAVING.perRank,
+        fix: launcherFix(write.ranksVia, `${persistentMounts(submission)[0]?.path ?? '/data'}/logs`) ?? ['Write one file per rank from the program itself (each rank reads its `RANK`), or let only rank 0 print.'],
+        path: write.target,
+      };
+    }
     if (write.perRank || (everyPod && shared)) {
       return {
         kind: 'one-log-all-ranks',
         problem: ['every rank writes the same file, ', { code: write.target }, ': their lines interleave or overwrite each other'],
         guide: LOG_SAVING.perRank,
-        fix: ['Put the rank in the file name (e.g. `train.$RANK.log`), or let only rank 0 write it.'],
+        fix: PER_RANK_FIX,
         path: write.target,
       };
     }

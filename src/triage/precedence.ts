@@ -31,6 +31,8 @@ export interface PrecedenceRow {
   over: readonly Category[] | 'any';
   /** Also overrules a line of any category that only reports another layer's failure (kind 'report'). */
   overReports?: boolean;
+  /** Also overrules a line whose only evidence is its exception's class (kind 'class'), whatever layer that names. */
+  overClassOnly?: boolean;
   /**
    * The chosen line must count less than this tier: 'recognised' for an exception of no known
    * kind or less, 'exception' for a line that is not even an exception. The exit code row has
@@ -92,8 +94,9 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     from: ['chain', 'last-exception'],
     recognised: true,
     over: ['other'],
+    overClassOnly: true,
     lineBelow: 'recognised',
-    why: "the line is an exception of no known kind; its cause, its wrapper or the run's last exception names one",
+    why: "the line is an exception of no known kind (or known only by its class's library); its cause, its wrapper or the run's last exception names one",
   },
   {
     name: 'pod events',
@@ -113,7 +116,7 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     name: 'whatever the line says',
     from: ['line'],
     over: 'any',
-    why: 'a secondary error (a cascade), an unrecognised exception or a mention: the best the log has',
+    why: "a secondary error (a cascade), an unrecognised exception or a mention: the best the log has; an exception whose class belongs to a library of one kind of failure (hydra.errors, huggingface_hub.errors, botocore…: vocabulary.ts EXCEPTION_MODULES) is that library's layer, not other",
   },
 ];
 
@@ -133,7 +136,7 @@ export function rowTakes(row: PrecedenceRow, e: RowEvidence): boolean {
 
 /** Whether a row may overrule a line of this category (and kind). */
 export function rowOverrules(row: PrecedenceRow, lineCategory: Category, lineKind?: EvidenceKind): boolean {
-  return row.over === 'any' || row.over.includes(lineCategory) || (row.overReports === true && lineKind === 'report');
+  return row.over === 'any' || row.over.includes(lineCategory) || (row.overReports === true && lineKind === 'report') || (row.overClassOnly === true && lineKind === 'class');
 }
 
 /**
@@ -150,5 +153,5 @@ export const WITHIN_LINE_ROWS: readonly PrecedenceRow[] = PRECEDENCE.slice(0, PR
  * its place: it names the failing layer (`unhandled cuda error`) and is where people look.
  */
 export function givesPlaceToDetail(line: { category: Category; kind?: EvidenceKind }): boolean {
-  return line.category === 'crash' || line.category === 'other' || line.kind === 'report';
+  return line.category === 'crash' || line.category === 'other' || line.kind === 'report' || line.kind === 'class';
 }

@@ -1,6 +1,6 @@
 import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
 import type { Category, EvidenceKind } from './types.js';
-import { VOCABULARY_ENTRIES } from './vocabulary.js';
+import { EXCEPTION_MODULES, VOCABULARY_ENTRIES } from './vocabulary.js';
 
 export { TIER } from './precedence.js';
 
@@ -53,6 +53,11 @@ const PREFILTER_ANCHORS = [
   'no module named', 'exit code:',
   // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
   '\u5df2\u6740\u6b7b',
+  // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
+  // the kubelet's restart back-off (vocabulary.ts).
+  'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
+  // miette's error glyph before a Rust CLI's error report (LEADING_ERROR), also as latin1 bytes.
+  '\u00d7 ', '\u00c3\u0097 ',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -248,8 +253,13 @@ const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).j
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
-/** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
-export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
+/**
+ * A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()), or by the
+ * `×` that miette, the diagnostics library of Rust CLIs (uv, pixi), puts before an error
+ * report's first line (zkat/miette src/handlers/graphical.rs, the error theme's glyph; its causes
+ * follow under `╰─▶`). The `×` also as UTF-8 bytes read as latin1 (C3 97), how a byte stream is scanned.
+ */
+export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):|^\s{0,8}(?:\u00d7|\u00c3\u0097) \S/i;
 /** A logger line at error level, glog and c10 E-lines included. */
 export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^(?:[\d:. -]{8,40}: )?[EF] [\w./-]{1,200}:\d{1,6}\] |^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */
@@ -281,6 +291,20 @@ export interface Classification {
 }
 
 const UNRECOGNISED_EXCEPTION = 'An application error that is not one of the known kinds';
+
+/** The dotted class of an exception line (`hydra.errors.ConfigCompositionException`), bounded. */
+const EXCEPTION_CLASS = /^(?:[A-Za-z_]\w{0,100}\.){0,20}[A-Za-z_]\w{0,100}/;
+
+/**
+ * An exception of no known kind: the layer its class belongs to when its module raises one kind
+ * of failure (vocabulary.ts EXCEPTION_MODULES, kind `class`), otherwise an application error.
+ */
+export function unrecognisedException(text: string): Classification {
+  const name = EXCEPTION_CLASS.exec(text)?.[0] ?? '';
+  const library = name.includes('.') ? EXCEPTION_MODULES.find((m) => name.startsWith(`${m.module}.`)) : undefined;
+  if (!library) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
+  return { tier: TIER.exception, category: library.category, kind: 'class', summary: `An exception of ${library.module}, which raises ${library.category} failures; its message names no known error` };
+}
 
 function fromSignature(sig: Signature, tier: number): Classification {
   return {
@@ -337,9 +361,8 @@ export function classifyLine(text: string): Classification | null {
   if (NOISE.some((noise) => noise.test(text)) && !loggedAsWarning(text)) return null;
   const sig = matchSignature(text);
   if (sig) return STATUS_ROW.test(text) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
-  if (EXCEPTION_LINE.test(text) || LEADING_ERROR.test(text)) {
-    return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
-  }
+  if (EXCEPTION_LINE.test(text)) return unrecognisedException(text);
+  if (LEADING_ERROR.test(text)) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
   if (LOGGER_ERROR.test(text)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
   if (MENTION.test(text)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
   return null;
@@ -352,5 +375,5 @@ export function classifyLine(text: string): Classification | null {
 export function classifyExceptionLine(text: string): Classification {
   const sig = matchSignature(text);
   if (sig) return sig;
-  return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
+  return unrecognisedException(text);
 }

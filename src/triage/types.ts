@@ -72,7 +72,12 @@ export type EvidenceRole =
  * shared memory is host memory with a precedence of its own; a report is a line that says
  * another layer failed (the container runtime saying a hook failed) without being the cause.
  */
-export type EvidenceKind = 'shared-memory' | 'report';
+/**
+ * A finer kind than the category: `shared-memory` (/dev/shm is host memory), `report` (a line that
+ * only reports another layer's failure), `class` (an exception of no known kind whose class belongs
+ * to a library that raises one kind of failure: only its class points at the layer).
+ */
+export type EvidenceKind = 'shared-memory' | 'report' | 'class';
 
 /** One thing that points at a category, and where it was seen. */
 export interface EvidenceItem {

@@ -113,6 +113,15 @@ export const VOCABULARY: readonly Software[] = [
         source: 'kubernetes/kubernetes pkg/kubelet/images/image_manager.go ("Back-off pulling image %q")',
         example: '  Normal   BackOff    9s (x4 over 94s)    kubelet            Back-off pulling image "registry.example.com/team/train:1.2"',
       },
+      {
+        // A registry (or a proxy before it) answered an error status with a body that is not the
+        // registry API's JSON (an HTML 403 page): the status is the registry's answer to the pull.
+        category: 'image-pull',
+        summary: 'The registry answered the pull with an error page instead of the registry API',
+        says: /error parsing HTTP \d{3} response body/,
+        source: 'distribution/distribution registry/client/errors.go (UnexpectedHTTPResponseError: "error parsing HTTP %d response body: %s: %q"), the registry client of Docker and Podman',
+        example: 'Error response from daemon: error parsing HTTP 403 response body: invalid character \'<\' looking for beginning of value: "<html><title>403 Forbidden</title></html>"',
+      },
     ],
   },
   {
@@ -144,6 +153,15 @@ export const VOCABULARY: readonly Software[] = [
         source: 'mount.nfs(8), mount.cifs(8): https://man7.org/linux/man-pages/man8/mount.nfs.8.html (errors prefixed with the helper\'s name)',
         example: 'Feb  6 22:19:49 ceph-2 kubelet: mount.nfs: Connection refused',
       },
+      {
+        // Reported as a FailedScheduling event, but what has to change is the claim (no volume,
+        // no storage class, a provisioner that has not answered): a volume's failure.
+        category: 'volume-mount',
+        summary: "The pod's volume claim is not bound to a volume, so no node can take the pod",
+        says: /pod has unbound immediate PersistentVolumeClaims|didn't find available persistent volumes to bind|had volume node affinity conflict/,
+        source: 'kubernetes/kubernetes pkg/scheduler/framework/plugins/volumebinding/volume_binding.go ("pod has unbound immediate PersistentVolumeClaims"), binder.go (ErrReasonBindConflict "node(s) didn\'t find available persistent volumes to bind", ErrReasonNodeConflict "node(s) had volume node affinity conflict")',
+        example: '  Warning  FailedScheduling  16s (x13 over 6m)  default-scheduler  0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.',
+      },
     ],
   },
   {
@@ -162,6 +180,30 @@ export const VOCABULARY: readonly Software[] = [
         says: /https?:\/\/[^\s"/]{1,253}\/v2\/(?:"|:|\s|$|(?:[^\s"]{1,512}\/)?(?:manifests|blobs|tags)\/)/,
         source: 'OCI distribution spec https://github.com/opencontainers/distribution-spec/blob/main/spec.md (every registry endpoint is under /v2/: /v2/, /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>)',
         example: 'docker: Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers).',
+      },
+    ],
+  },
+  {
+    software: 'Training operators and the kubelet restarting a container',
+    entries: [
+      {
+        // Says only that a replica ended badly: its own log has the cause. Logged at info level.
+        category: 'other',
+        secondary: true,
+        summary: "A replica of the training job exited with an error code (the replica's own log says why)",
+        says: /Pod: \S{1,300} exited with code [1-9]\d{0,2}\b/,
+        source: 'kubeflow/training-operator pkg/controller.v1/tensorflow/tfjob_controller.go and the other job controllers (logger.Infof("Pod: %v.%v exited with code %v"), also recorded as the ExitedWithCode event)',
+        example: 'time="2024-02-21T09:32:29Z" level=info msg="Pod: kubeflow.pytorch-simple-worker-0 exited with code 1" job=kubeflow.pytorch-simple replica-type=worker',
+        evenInNoise: 'exited with code',
+      },
+      {
+        category: 'other',
+        secondary: true,
+        summary: "The container keeps exiting and the kubelet backs off restarting it (the container's log says why)",
+        says: /\bCrashLoopBackOff\b|back-off \S{1,20} restarting failed container/,
+        source: 'kubernetes/kubernetes pkg/kubelet/container/sync_result.go (ErrCrashLoopBackOff "CrashLoopBackOff"), pkg/kubelet/kuberuntime/kuberuntime_manager.go ("back-off %s restarting failed container=%s pod=%s")',
+        example: 'pytorchjob-example-82cjcqdz-master-0         0/2     CrashLoopBackOff   8          2m32s',
+        evenInNoise: 'restarting failed container',
       },
     ],
   },
@@ -580,6 +622,20 @@ export const VOCABULARY: readonly Software[] = [
         example: 'pip._vendor.resolvelib.resolvers.ResolutionTooDeep: 200000',
       },
       {
+        category: 'import',
+        summary: 'uv found no set of package versions that satisfies the requirements',
+        says: /No solution found when resolving (?:[\w`-]{1,40} )?dependencies/,
+        source: 'astral-sh/uv crates/uv-resolver/src/error.rs (ResolveError::NoSolution: "No solution found when resolving dependencies:", "… for split (%s):" in a forked resolution; "script dependencies" and "`--with` dependencies" as uv run names them), as uv\'s own tests snapshot it',
+        example: '  × No solution found when resolving dependencies:',
+      },
+      {
+        category: 'import',
+        summary: 'pipenv could not lock the dependencies: no versions satisfy the Pipfile',
+        says: /pipenv\.exceptions\.ResolutionFailure|\bLocking Failed!/,
+        source: 'pypa/pipenv pipenv/exceptions.py (class ResolutionFailure(PipenvException)), pipenv/utils/resolver.py (environments.PIPENV_SPINNER_FAIL_TEXT.format("Locking Failed!"), the spinner\'s "\u2718 Locking Failed!")',
+        example: '\u280b Locking...\u2718 Locking Failed!',
+      },
+      {
         // A header or library of the CUDA toolkit is missing where an extension is built: the
         // image lacks part of the toolkit, like CUDA_HOME below. Not a data path.
         category: 'import',
@@ -656,6 +712,28 @@ export const VOCABULARY: readonly Software[] = [
         says: /Cannot recognize storage type for/,
         source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Cannot recognize storage type for %s")',
         example: "Exception: Cannot recognize storage type for s4://models/llama",
+      },
+      {
+        category: 'config',
+        summary: 'The trainer was asked for GPUs the container does not have (devices or CUDA_VISIBLE_DEVICES)',
+        says: /You requested (?:gpu|GPUs): \S/,
+        source: 'Lightning-AI/pytorch-lightning src/lightning/fabric/utilities/device_parser.py (_sanitize_gpu_ids: MisconfigurationException "You requested gpu: {gpus}\\n But your machine only has: {all_available_gpus}"; "You requested GPUs:" in pytorch_lightning/utilities/device_parser.py before 1.8)',
+        example: 'lightning.fabric.utilities.exceptions.MisconfigurationException: You requested gpu: [0, 1, 2, 3]',
+      },
+      {
+        // The API answers Forbidden, but no role is missing: a policy found the spec wrong.
+        category: 'config',
+        summary: 'An admission webhook (a cluster policy) rejected the workload\'s spec',
+        says: /admission webhook "[^"]{1,253}" denied the request/,
+        source: 'kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go (ToStatusErr: "admission webhook %q denied the request: %s")',
+        example: 'Error from server (Forbidden): error when creating "job.yaml": admission webhook "validation.gatekeeper.sh" denied the request: [userpodlimits] container <train> has no memory limit',
+      },
+      {
+        category: 'config',
+        summary: 'The pod names a service account that does not exist in its namespace',
+        says: /error looking up service account \S{1,300}: serviceaccounts? "[^"]{1,253}" not found/,
+        source: 'kubernetes/kubernetes plugin/pkg/admission/serviceaccount/admission.go (admission.NewForbidden: "error looking up service account %s/%s: %v")',
+        example: 'Error from server (Forbidden): pods "train-0" is forbidden: error looking up service account team/trainer: serviceaccount "trainer" not found',
       },
     ],
   },
@@ -745,6 +823,27 @@ export const VOCABULARY: readonly Software[] = [
         source: 'kserve/kserve python/storage/kserve_storage/kserve_storage.py ("Failed to fetch model. No model found in %s.", "Cannot locate source uri %s for PVC")',
         example: 'RuntimeError: Failed to fetch model. No model found in gs://models/llama-3/.',
       },
+      {
+        category: 'data-path',
+        summary: 'The model repository or directory has no such file (config, weights, tokenizer)',
+        says: /does not appear to have a file named/,
+        source: 'huggingface/transformers src/transformers/utils/hub.py (cached_file: "%s does not appear to have a file named %s. Checkout \'https://huggingface.co/%s/tree/%s\' for available files.")',
+        example: "OSError: org/model does not appear to have a file named config.json. Checkout 'https://huggingface.co/org/model/tree/main' for available files.",
+      },
+      {
+        category: 'data-path',
+        summary: 'The model server found no model file where the storage initializer put the model',
+        says: /fail to locate model file for model \S{0,200} ?under/,
+        source: 'kserve/kserve python/sklearnserver/sklearnserver/__main__.py (and xgbserver, lgbserver, pmmlserver, huggingfaceserver: logging.error("fail to locate model file for model %s under dir %s, trying loading from model repository."))',
+        example: 'ERROR:root:fail to locate model file for model sklearn-iris under dir /mnt/models,trying loading from model repository.',
+      },
+      {
+        category: 'data-path',
+        summary: 'The model URI did not serve an archive the storage initializer can unpack',
+        says: /did not respond with any of following '/,
+        source: 'kserve/kserve python/kserve/kserve/storage.py (_download_from_uri: RuntimeError("URI: %s did not respond with any of following \'Content-Type\': …"))',
+        example: "RuntimeError: URI: https://example.com/model.tar.gz did not respond with any of following 'Content-Type': application/x-tar, application/x-gtar, application/x-gzip, application/gzip",
+      },
     ],
   },
 ];
@@ -753,3 +852,40 @@ export const VOCABULARY: readonly Software[] = [
 export const VOCABULARY_ENTRIES: readonly VocabularyEntry[] = CATEGORY_ORDER.flatMap((category) =>
   VOCABULARY.flatMap((s) => s.entries.filter((e) => e.category === category)),
 );
+
+/**
+ * Libraries whose exceptions are all of one kind of failure, by the module that defines them: an
+ * exception of such a module whose message names nothing known still says which layer failed
+ * (`hydra.errors.…` is the configuration, `huggingface_hub.errors.…` the Hub). Weak evidence:
+ * it counts as an exception of no known kind would (precedence.ts, kind `class`), so any
+ * recognised error, a chained one included, and an exit code that names a signal outrank it.
+ */
+export interface ExceptionModule {
+  /** The module, as it prefixes the exception's class in a traceback (`hydra.errors`). */
+  module: string;
+  category: Category;
+  /** Where the module defines its exceptions. */
+  source: string;
+}
+
+export const EXCEPTION_MODULES: readonly ExceptionModule[] = [
+  { module: 'hydra.errors', category: 'config', source: 'facebookresearch/hydra hydra/errors.py (HydraException, ConfigCompositionException, MissingConfigException, InstantiationException)' },
+  { module: 'omegaconf.errors', category: 'config', source: 'omry/omegaconf omegaconf/errors.py (OmegaConfBaseException and its ConfigKeyError, ValidationError, InterpolationResolutionError…)' },
+  { module: 'yaml', category: 'config', source: 'yaml/pyyaml lib/yaml/error.py (YAMLError, MarkedYAMLError; raised as yaml.scanner.ScannerError, yaml.parser.ParserError, yaml.constructor.ConstructorError)' },
+  { module: 'lightning.fabric.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning/fabric/utilities/exceptions.py (MisconfigurationException, the one exception it defines)' },
+  { module: 'lightning_fabric.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning_fabric/utilities/exceptions.py (the standalone package\'s copy: MisconfigurationException)' },
+  { module: 'pytorch_lightning.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/pytorch_lightning/utilities/exceptions.py (MisconfigurationException)' },
+  { module: 'lightning.pytorch.utilities.exceptions', category: 'config', source: 'Lightning-AI/pytorch-lightning src/lightning/pytorch/utilities/exceptions.py (MisconfigurationException)' },
+  { module: 'huggingface_hub.errors', category: 'data-path', source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (HfHubHTTPError, RepositoryNotFoundError, EntryNotFoundError, LocalEntryNotFoundError, OfflineModeIsEnabled…)' },
+  { module: 'huggingface_hub.utils._errors', category: 'data-path', source: 'huggingface/huggingface_hub src/huggingface_hub/utils/_errors.py (the same errors before 0.23 moved them to errors.py)' },
+  { module: 'datasets.exceptions', category: 'data-path', source: 'huggingface/datasets src/datasets/exceptions.py (DatasetNotFoundError, DataFilesNotFoundError, DatasetGenerationError…)' },
+  { module: 'botocore.exceptions', category: 'data-path', source: 'boto/botocore botocore/exceptions.py (ClientError, EndpointConnectionError, NoCredentialsError…: the object store)' },
+  { module: 'botocore.errorfactory', category: 'data-path', source: 'boto/botocore botocore/errorfactory.py (the per-service error classes such as NoSuchKey, NoSuchBucket)' },
+  { module: 'google.api_core.exceptions', category: 'data-path', source: 'googleapis/python-api-core google/api_core/exceptions.py (GoogleAPICallError and its HTTP and gRPC codes)' },
+  { module: 'requests.exceptions', category: 'data-path', source: 'psf/requests src/requests/exceptions.py (ConnectionError, HTTPError, Timeout…: a download)' },
+  { module: 'urllib3.exceptions', category: 'data-path', source: 'urllib3/urllib3 src/urllib3/exceptions.py (MaxRetryError, NewConnectionError, ProtocolError…)' },
+  { module: 'fsspec.exceptions', category: 'data-path', source: 'fsspec/filesystem_spec fsspec/exceptions.py (the remote file systems\' errors)' },
+  { module: 'pip._internal.exceptions', category: 'import', source: 'pypa/pip src/pip/_internal/exceptions.py (InstallationError, DistributionNotFound, MetadataGenerationFailed…)' },
+  { module: 'pipenv.exceptions', category: 'import', source: 'pypa/pipenv pipenv/exceptions.py (ResolutionFailure, InstallError, PipenvException)' },
+  { module: 'importlib.metadata', category: 'import', source: 'python/cpython Lib/importlib/metadata/__init__.py (PackageNotFoundError)' },
+];

@@ -54,6 +54,7 @@ describe('decideChange', () => {
     ['no CR time, the containers ended 3 days ago: Failed since then, owed to nobody', workload('Failed'), memory('Running', 4 * DAY), ago(3 * DAY), ago(3 * DAY), false],
     ["the CR's time wins over the containers'", workload('Failed', { phaseChangedAt: ago(2 * HOUR) }), memory('Running', 4 * DAY), ago(3 * DAY), ago(2 * HOUR), true],
     ['a CR time in the future is not trusted: from now', workload('Failed', { phaseChangedAt: new Date(NOW.getTime() + HOUR).toISOString() }), memory('Running', 4 * DAY), undefined, NOW.toISOString(), true],
+    ['a CR time in the future gives way to the containers\', 3 days ago: Failed since then, owed to nobody', workload('Failed', { phaseChangedAt: new Date(NOW.getTime() + HOUR).toISOString() }), memory('Running', 4 * DAY), ago(3 * DAY), ago(3 * DAY), false],
     ['a CR time before the remembered state began is not trusted: from now', workload('Failed', { phaseChangedAt: ago(3 * DAY) }), memory('Running', HOUR), undefined, NOW.toISOString(), true],
     ['a container time before the remembered state began is not trusted: from now', workload('Failed'), memory('Running', HOUR), ago(3 * DAY), NOW.toISOString(), true],
     ['a time that is not one is not trusted: from now', workload('Failed', { phaseChangedAt: 'yesterday' }), memory('Running', 4 * DAY), undefined, NOW.toISOString(), true],

@@ -59,6 +59,17 @@ describe('log-saving tips', () => {
     expect(sent[0]).toContain('/runai settings tips off');
   });
 
+  it('tips a distributed workload whose launcher saves every rank into one file, with that launcher\'s own fix', async () => {
+    bot = await sims.startBot(config, { now: () => clock });
+    await start('ddp', 'bash -c "set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a train.log"');
+    const sent = tips(slack, ALICE.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('A tip for the log of ddp');
+    expect(sent[0]).toContain('every rank `torchrun` starts prints into the same file, `train.log`');
+    expect(sent[0]).toContain('`--log-dir /data/logs --tee 3`');
+    expect(sent[0]).toContain('separate file per rank');
+  });
+
   it('tells each kind of finding once a week: the same finding again is not told, another kind is, and a week later it is again', async () => {
     const dir = tempDir();
     bot = await sims.startBot(config, { dir, now: () => clock });

@@ -97,6 +97,11 @@ describe('lastCheckpoint, framework by framework', () => {
     expect(s.lastSaved).toMatchObject({ progress: { unit: 'step', value: 1000 }, path: '/results/megatron_gpt.nemo' });
   });
 
+  it('PyTorch Lightning (callbacks/model_checkpoint.py on_exception): the save made as a run stops on an exception', () => {
+    const s = lastCheckpoint(tail('An KeyboardInterrupt was raised with message: , saved checkpoint to /ckpt/exception-epoch=2-step=900.ckpt'), now);
+    expect(s.lastSaved).toMatchObject({ framework: 'PyTorch Lightning', path: '/ckpt/exception-epoch=2-step=900.ckpt' });
+  });
+
   it('PyTorch Lightning (callbacks/model_checkpoint.py, verbose=True): "saving model to", not "was not in top"', () => {
     const s = lastCheckpoint(
       tail(

@@ -246,6 +246,65 @@ describe('logAdvice, row by row', () => {
     expect(sh('set -o pipefail; torchrun train.py 2>&1 | tee -a /data/logs/train.log', { kind: 'Job' })).toEqual([]);
   });
 
+  // A launcher that starts several ranks prints them all on its own stdout: a tee or redirect
+  // of the launcher saves every rank into one file, in one pod as in many.
+  it.each([
+    ['set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['set -o pipefail; torchrun --nproc-per-node 8 --rdzv_endpoint localhost:0 train.py 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['set -o pipefail; torchrun --standalone --nproc_per_node=$NGPU -m mypkg.train 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['python -m torch.distributed.run --nproc_per_node=4 train.py > /data/logs/train.log 2>&1', ['one-log-all-ranks']],
+    ['set -o pipefail; { torchrun --nproc_per_node=8 train.py; } 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['bash -c "torchrun --nproc_per_node=8 train.py" > /data/logs/train.log 2>&1', ['one-log-all-ranks']],
+    ['set -o pipefail; deepspeed --num_gpus 8 train.py --deepspeed ds.json 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['deepspeed --hostfile /etc/mpi/hostfile train.py > /data/logs/train.log 2>&1', ['one-log-all-ranks']],
+    ['set -o pipefail; accelerate launch --multi_gpu train.py 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['mpirun -np 16 python -u train.py > /data/logs/train.log 2>&1', ['one-log-all-ranks']],
+    ['mpirun --allow-run-as-root -x PYTHONUNBUFFERED=1 python train.py > /data/logs/train.log 2>&1', ['one-log-all-ranks']],
+    // One rank, or ranks kept apart: nothing to say.
+    ['set -o pipefail; torchrun train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=1 train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 train.py --nproc_per_node=8 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['set -o pipefail; torchrun --nproc_per_node=1 train.py --nproc_per_node=8 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 --local-ranks-filter 0 --tee 3 train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a /data/logs/train.$HOSTNAME.log', []],
+    ['set -o pipefail; deepspeed --num_gpus 1 train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; accelerate launch --num_processes 1 train.py 2>&1 | tee -a /data/logs/train.log', ['buffered-output']],
+    ['set -o pipefail; accelerate launch --config_file cfg.yaml train.py 2>&1 | tee -a /data/logs/train.log', []],
+    // The launcher already writes each rank to a file of its own (the fix the finding gives).
+    ['set -o pipefail; torchrun --nproc_per_node=8 --log-dir /data/logs --tee 3 train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 --tee 3 train.py 2>&1 | tee -a /data/logs/train.log', ['one-log-all-ranks']],
+    ['set -o pipefail; deepspeed --num_gpus 8 --enable_each_rank_log /data/logs train.py 2>&1 | tee -a /data/logs/train.log', []],
+    ['mpirun -np 16 --output-filename /data/logs python -u train.py > /data/logs/train.log 2>&1', []],
+    ['mpiexec.hydra -np 16 -outfile-pattern /data/logs/out.%r python -u train.py > /data/logs/train.log 2>&1', []],
+    ['mpirun -np 1 python -u train.py > /data/logs/train.log 2>&1', []],
+    ['torchrun --nproc_per_node=8 train.py', []],
+    ['torchrun --nproc_per_node=8 train.py > /dev/null', []],
+    ['set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a $LOG_FILE', []],
+  ] as Array<[string, LogFindingKind[]]>)('every rank a launcher starts, saved into one file: %s → %j', (script, expected) => {
+    expect(sh(script)).toEqual(expected);
+  });
+
+  it('counts "gpu", "auto" and deepspeed\'s default against the GPUs the workload asks for', () => {
+    const run = (command: string, gpus: string) => kinds(logAdvice(submissionOf({ kind: 'TrainingWorkload', spec: { command: { value: 'bash' }, arguments: { value: `-c '${command}'` }, gpu: { value: gpus } } })));
+    for (const command of ['torchrun --nproc_per_node=gpu train.py > /tmp/t.log', 'torchrun --nproc-per-node auto train.py > /tmp/t.log', 'deepspeed train.py > /tmp/t.log']) {
+      expect(run(command, '1')).toEqual(['log-not-persistent']);
+      expect(run(command, '4')).toEqual(['log-not-persistent', 'one-log-all-ranks']);
+    }
+  });
+
+  it('names the launcher, and tells how that launcher keeps its ranks apart, on the workload\'s own mount', () => {
+    const finding = (script: string) => logAdvice(pod(['bash', '-c', script])).find((f) => f.kind === 'one-log-all-ranks')!;
+    const torch = finding('set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a /data/logs/train.log');
+    expect(torch.problem).toContainEqual({ code: 'torchrun' });
+    expect(torch.path).toBe('/data/logs/train.log');
+    expect(torch.guide).toBe(LOG_SAVING.perRank);
+    expect(torch.fix).toContainEqual({ code: '--log-dir /data/logs --tee 3' });
+    expect(torch.fix).toContainEqual({ code: '--local-ranks-filter 0' });
+    expect(finding('deepspeed --num_gpus 8 train.py > /data/t.log').fix).toContainEqual({ code: '--enable_each_rank_log /data/logs' });
+    expect(finding('mpirun -np 8 python -u t.py > /data/t.log').fix).toContainEqual({ code: '--output-filename /data/logs' });
+    expect(finding('set -o pipefail; accelerate launch --multi_gpu t.py | tee /data/t.log').problem).toContainEqual({ code: 'accelerate launch' });
+  });
+
   it.each([
     ['python -u train.py --hf-token hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123 2>&1 | tee -a /data/x.log', ['masked-exit', 'credential-in-log']],
     ['set -o pipefail; python -u train.py --password Tr0ub4dor-and-3 > /data/x.log', ['credential-in-log']],

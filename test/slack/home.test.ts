@@ -37,6 +37,8 @@ describe('the Home tab', () => {
     expect(shown).toMatch(/`resnet` in vision was \*Failed\*/);
     expect(shown).toContain('No maintenance calendar configured');
     expect(shown).toContain('Completed workloads: *off*');
+    // README: the tips setting is shown in /runai settings and on the Home tab.
+    expect(shown).toContain('Log-saving tips, at most one a week per kind: *on*');
     expect(shown).toContain('project llm until unmuted');
     expect(shown).not.toContain('sdxl');
   });

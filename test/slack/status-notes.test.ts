@@ -44,7 +44,10 @@ describe('/runai status and why: checkpoints and log-saving advice', () => {
     }));
     kube.apply(pod({ workload: 'noisy', project: 'llm' }));
     kube.appendLog(ns('llm'), 'noisy-0-0', 'noisy', 'Saving model checkpoint to <@U0ALICE>/checkpoint-500\nstep 501\n');
-    await eventually(async () => (await world.ask(ALICE, 'list --state running')).shown.includes('`noisy`'), 'the new workloads to be seen');
+    // Eight ranks of one torchrun, all saved by one tee on the PVC.
+    kube.apply(workloadCr({ name: 'ddp', project: 'llm', owner: 'alice', phase: 'Running', command: 'bash', arguments: "-c 'set -o pipefail; torchrun --nproc_per_node=8 train.py 2>&1 | tee -a /data/logs/train.log'" }));
+    kube.apply(podWithData('ddp', 'llm'));
+    await eventually(async () => (await world.ask(ALICE, 'list --state running')).shown.includes('`noisy`') && (await world.ask(ALICE, 'list --state running')).shown.includes('`ddp`'), 'the new workloads to be seen');
   });
 
   afterAll(async () => {
@@ -103,6 +106,19 @@ describe('/runai status and why: checkpoints and log-saving advice', () => {
       expect(shown).not.toContain('<!channel>');
       expect(shown).not.toContain('<https://evil.example');
       expect(shown).not.toContain('<@U0ALICE>');
+      expect(messageViolation(reply)).toBeUndefined();
+    }
+  });
+
+  it('says when every rank of a launcher goes into one file, in status and why, with the launcher\'s fix', async () => {
+    for (const verb of ['status', 'why']) {
+      const { reply, shown } = await world.ask(ALICE, `${verb} ddp`);
+      expect(shown).toContain('Keeping its log');
+      expect(shown).toContain('every rank `torchrun` starts prints into the same file, `/data/logs/train.log`');
+      expect(shown).toContain('`--log-dir /data/logs --tee 3`');
+      // Its pipe keeps the exit status and its log is on the PVC: the ranks are all there is to say.
+      expect(shown).not.toContain('replaced by');
+      expect(shown).not.toContain('lost with the pod');
       expect(messageViolation(reply)).toBeUndefined();
     }
   });
