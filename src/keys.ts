@@ -269,6 +269,11 @@ export function parseBurstDestination(key: string): BurstDestination | undefined
 }
 
 /** The ledger's recipient for a message not sent because the person muted it (README, "Delivery guarantee"). */
+/** The ledger's recipient for an alert told as a reply in the thread of `rootKey` rather than on its own. */
+export function inThreadRecipient(rootKey: string): string {
+  return `thread:${rootKey}`;
+}
+
 export function mutedRecipient(userId: string): string {
   return `muted:${userId}`;
 }
