@@ -153,8 +153,13 @@ export class Notifier implements AlertSink {
     this.options.onSkipped?.(plan.reason);
     const w = alert.workload;
     if (alert.kind === 'stuck' || w.state === 'Completed') return;
-    // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
-    await this.countForOperators(burstEntry(alert.key, { workload: w }));
+    // The operators' digest counts every failure of a burst, told or not (without the triage it was
+    // spared). A drop is remembered in memory only, so after a restart it is decided and dropped
+    // again: counted then only if it happened now (seen changing, or within the burst window), not
+    // into a new burst as old news.
+    if (alert.transition || this.options.now().getTime() - alert.since.getTime() <= this.options.burst.windowMs) {
+      await this.countForOperators(burstEntry(alert.key, { workload: w }));
+    }
     // The log archive keeps every failure's logs whoever is told.
     this.options.onSettled?.(w);
   }
