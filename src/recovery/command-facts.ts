@@ -35,7 +35,8 @@ export interface LogWrite {
   path?: string;
   /** The target holds no variable: every process that runs the command writes this very file. */
   literal: boolean;
-  via: 'tee' | 'redirect';
+  /** `launcher`: a file the launcher writes its ranks' output to itself (MPICH's -outfile-pattern). */
+  via: 'tee' | 'redirect' | 'launcher';
   /** Written by each rank a launcher starts (inside `mpirun … bash -c '…'`). */
   perRank: boolean;
   /**
@@ -144,12 +145,23 @@ class Walker {
 
   /** A launcher that starts several ranks makes every file its output is saved to a file of all of them. */
   private launcher(name: string, args: readonly string[], ctx: Context): void {
+    const options = name === 'accelerate launch' ? [] : launcherOptions(name, args);
+    if (name !== 'accelerate launch' && !ranksStarted(name, options, ctx.gpus)) return;
+    // MPICH's -outfile-pattern is a file the launcher writes itself: every rank's, unless it names the rank (%r) or host (%h).
+    const pattern = optionValue(options, OUTFILE_PATTERN);
+    if (pattern !== undefined && !NOT_A_LOG.test(pattern)) {
+      const word: Word = { text: pattern, raw: pattern, quoted: false, expands: /[$`]/.test(pattern) };
+      const path = resolvePath(word, ctx.state.cwd);
+      const apart = /%[rh]/.test(pattern);
+      this.facts.writes.push({ target: pattern, ...(path && { path }), literal: !word.expands && !apart, via: 'launcher', perRank: false, ...(!apart && { ranksVia: name }) });
+    }
     const saved = ctx.savedTo;
-    if (!saved?.length || this.marked.has(saved) || (name !== 'accelerate launch' && !ranksStarted(name, args, ctx.gpus))) return;
+    if (!saved?.length || this.marked.has(saved) || keepsRanksApart(name, options)) return;
     // Each list of files is marked once, however many launchers share it: linear in the script.
     this.marked.add(saved);
     for (const write of saved) write.ranksVia ??= name;
   }
+
 
   private python(args: readonly string[], ctx: Context, text: string): void {
     const opts = pythonOptions(args);
@@ -367,6 +379,9 @@ function launcherOptions(name: string, args: readonly string[]): readonly string
   return end === -1 ? args : args.slice(0, end);
 }
 
+/** MPICH / Intel MPI Hydra: `-outfile-pattern FILE` (`%r` the rank, `%h` the host) takes the ranks' output from the launcher's. */
+const OUTFILE_PATTERN = ['-outfile-pattern', '-errfile-pattern'];
+
 /** The value of a launcher option given as `--name=V` or `--name V`, the last one given. */
 function optionValue(options: readonly string[], names: readonly string[]): string | undefined {
   let value: string | undefined;
@@ -391,8 +406,9 @@ function several(count: string | undefined): boolean {
  * rank" (and what log-advice's fix tells): torchrun `--log-dir DIR` with `--redirects` or
  * `--tee` (files under DIR per local rank; without `--log-dir` they go to a temporary
  * directory, lost with the pod), deepspeed `--enable_each_rank_log DIR` ("None" is its
- * default: off), Open MPI's and horovodrun's `--output-filename DIR`, MPICH Hydra's
- * `-outfile-pattern` (`%r` the rank).
+ * default: off), Open MPI's and horovodrun's `--output-filename DIR`. MPICH Hydra's
+ * `-outfile-pattern` leaves the launcher's own output empty too; the file it names is judged
+ * as a write of its own (Walker.launcher).
  */
 function keepsRanksApart(name: string, options: readonly string[]): boolean {
   if (name === 'torchrun') {
@@ -403,7 +419,7 @@ function keepsRanksApart(name: string, options: readonly string[]): boolean {
     const dir = optionValue(options, ['--enable_each_rank_log']);
     return dir !== undefined && dir !== 'None';
   }
-  return optionValue(options, ['--output-filename', '-output-filename', '-outfile-pattern']) !== undefined;
+  return optionValue(options, ['--output-filename', '-output-filename', ...OUTFILE_PATTERN]) !== undefined;
 }
 
 /**
@@ -419,9 +435,7 @@ function keepsRanksApart(name: string, options: readonly string[]): boolean {
  * - mpirun / mpiexec / orterun / horovodrun: `-np` / `-n` / `-c`; without it Open MPI starts
  *   one process per slot, all the job's workers (mpirun(1)). srun: `-n` / `--ntasks`, default one.
  */
-function ranksStarted(name: string, args: readonly string[], gpus: number): boolean {
-  const options = launcherOptions(name, args);
-  if (keepsRanksApart(name, options)) return false;
+function ranksStarted(name: string, options: readonly string[], gpus: number): boolean {
   if (name === 'torchrun') {
     const filter = optionValue(options, ['--local-ranks-filter', '--local_ranks_filter']);
     if (filter !== undefined && /^\d+$/.test(filter)) return false;

@@ -160,7 +160,9 @@ function allRanksFinding(writes: readonly LogWrite[], facts: CommandFacts, submi
         kind: 'one-log-all-ranks',
         problem: ['every rank ', { code: write.ranksVia }, ' starts prints into the same file, ', { code: write.target }, ': their lines interleave, and none says which rank wrote it'],
         guide: LOG_SAVING.perRank,
-        fix: launcherFix(write.ranksVia, `${persistentMounts(submission)[0]?.path ?? '/data'}/logs`) ?? ['Write one file per rank from the program itself (each rank reads its `RANK`), or let only rank 0 print.'],
+        fix: write.via === 'launcher'
+          ? ['Put the rank in the pattern (`%r`), e.g. ', { code: `${write.target}.%r` }, ': each rank then writes a file of its own.']
+          : launcherFix(write.ranksVia, `${persistentMounts(submission)[0]?.path ?? '/data'}/logs`) ?? ['Write one file per rank from the program itself (each rank reads its `RANK`), or let only rank 0 print.'],
         path: write.target,
       };
     }

@@ -119,6 +119,7 @@ const DECIDED_BY: Readonly<Record<EvidenceRole, Evidence>> = {
   detail: 'log',
   chain: 'log',
   'last-exception': 'log',
+  cascade: 'log',
   'termination-reason': 'termination-reason',
   'exit-code': 'exit-code',
   'pod-event': 'event',

@@ -113,6 +113,14 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: 'an exit code that names a signal (137 SIGKILL, 139 SIGSEGV, 134 SIGABRT) overrules an exception of no known kind; 127, 126 and 143 only a secondary error',
   },
   {
+    name: 'a signal the log reports',
+    from: ['cascade'],
+    categories: ['host-oom', 'crash'],
+    over: ['other'],
+    lineBelow: 'recognised',
+    why: "the line is an exception of no known kind, and the log itself says a process died of a signal (torchrun's exitcode -9 or -11, mpirun's signal 9, the shell's Killed, C++'s terminate): what a 137, 139 or 134 exit code would say, so it counts as one",
+  },
+  {
     name: 'whatever the line says',
     from: ['line'],
     over: 'any',

@@ -53,11 +53,16 @@ const PREFILTER_ANCHORS = [
   'no module named', 'exit code:',
   // The shell's "Killed" in a zh_CN locale (glibc's translation of strsignal(SIGKILL)).
   '\u5df2\u6740\u6b7b',
+  // The CUDA runtime's cudaErrorInsufficientDriver as deviceQuery prints it, on a line of its
+  // own; a process killed by SIGKILL as docker reports it (`exited with code 137`); TensorRT
+  // refusing an engine planned on another GPU.
+  'version is insufficient', 'code 137', 'incompatible device',
   // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
   // the kubelet's restart back-off (vocabulary.ts).
   'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
-  // miette's error glyph before a Rust CLI's error report (LEADING_ERROR), also as latin1 bytes.
-  '\u00d7 ', '\u00c3\u0097 ',
+  // The dynamic linker's "undefined symbol: %s" (glibc elf/dl-lookup.c), the import signature's
+  // words: a mangled C++ name after it rarely holds any word above.
+  'undefined symbol',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -93,6 +98,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
   { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
+  { pattern: /^Unable to find image '[^'\s]{1,512}' locally$/, why: "docker run announcing that it pulls an image it does not have yet; a failed pull says so after it (docker/cli cli/command/container/create.go)" },
 ];
 
 /**
@@ -100,7 +106,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
  * search is several times cheaper than a regex scan on the hot path of noisy lines.
  */
 const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
-const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency'];
+const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency', 'Unable to find image'];
 
 function isHerring(text: string): boolean {
   return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
@@ -126,8 +132,13 @@ export const SOURCE_LINE = /(?:^|[\s>|\u2502\u2771])raise\s+(?=([\w.]+))\1(?:\(|
  */
 export const STATUS_ROW = /^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
 
-/** A command echoed by a shell or pasted with its prompt: what was run, not what failed. */
-const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b/;
+/**
+ * A command echoed by a shell or pasted with its prompt: what was run, not what failed. A line
+ * behind a prompt (`user@host:path$ `, bash's default PS1 '\u@\h:\w\$ ', after a conda or
+ * virtualenv name) is typed input whatever it says: `grep 'Job failed' /var/log/syslog` is not
+ * the failure it searches for.
+ */
+const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b|^(?:\([\w.-]{1,64}\)\s{1,8})?[\w.-]{1,64}@[\w.-]{1,253}:[^\s$#]{0,1024}[$#]\s/;
 
 /** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
@@ -152,6 +163,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
   /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
   /pip's dependency resolver does not currently take into account/,
+  // A tool's advice printed after its error, naming the failure it advises on: uv's `help:` and
+  // `hint:` lines under a resolution error (astral-sh/uv, as its tests snapshot them), pip's `note: This error
+  // originates from a subprocess` (pypa/pip src/pip/_internal/exceptions.py DiagnosticPipError),
+  // TensorFlow's `Hint: If you want to see a list of allocated tensors when OOM happens`
+  // (tensorflow/core/common_runtime/executor.cc). The error is the line the advice follows.
+  /^\s*(?:help|hint|note):\s/i,
 ];
 
 /**
@@ -169,7 +186,10 @@ function loggedAsWarning(text: string): boolean {
 
 /** Secondary errors: true, but caused by a failure elsewhere (another rank, the launcher). */
 export const CASCADES: readonly Signature[] = [
-  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b/i },
+  // A shell, docker or a CI runner reports a process killed by signal N as exit code 128+N
+  // (bash(1) EXIT STATUS; signal(7): SIGKILL is 9): 137 in a sentence (`Job failed: exit code
+  // 137`, `exited with code 137`). A pasted `Exit Code: 137` field is read as the exit code instead.
+  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b|\bexit(?:ed with)? code 137\b/i },
   // Open MPI reports a rank that died on a signal as "exited on signal %d (%s)" (orte/mca/errmgr/base/help-errmgr-base.txt).
   { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)|signal (?:11|6) \((?:Segmentation fault|Aborted)\)/i },
   // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
@@ -253,13 +273,8 @@ const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).j
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
-/**
- * A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()), or by the
- * `×` that miette, the diagnostics library of Rust CLIs (uv, pixi), puts before an error
- * report's first line (zkat/miette src/handlers/graphical.rs, the error theme's glyph; its causes
- * follow under `╰─▶`). The `×` also as UTF-8 bytes read as latin1 (C3 97), how a byte stream is scanned.
- */
-export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):|^\s{0,8}(?:\u00d7|\u00c3\u0097) \S/i;
+/** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
+export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
 /** A logger line at error level, glog and c10 E-lines included. */
 export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^(?:[\d:. -]{8,40}: )?[EF] [\w./-]{1,200}:\d{1,6}\] |^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */

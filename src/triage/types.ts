@@ -62,6 +62,8 @@ export type EvidenceRole =
   | 'chain'
   /** The last exception of the log, the one that ended the run. */
   | 'last-exception'
+  /** The log's first secondary error (a cascade), where another line was chosen: a launcher's report of a signal. */
+  | 'cascade'
   /** The container's termination reason or the pod's reason. */
   | 'termination-reason'
   | 'exit-code'

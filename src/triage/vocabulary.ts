@@ -238,8 +238,8 @@ export const VOCABULARY: readonly Software[] = [
         secondary: true,
         beforeCascades: true,
         summary: 'A Ray worker process died; Ray does not say why (its own log may)',
-        says: /A worker died or was killed while executing a task by an unexpected system error/,
-        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error")',
+        says: /A worker died or was killed while executing a task by an unexpected system error|Worker unexpectedly exits with a connection error code \d+/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc ("A worker died or was killed while executing a task by an unexpected system error"; HandleClientConnectionError: "Worker unexpectedly exits with a connection error code %d. %s. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer …", a list of guesses, not a report of a signal)',
         example: '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR Worker exit detail: The process is killed by SIGKILL by OOM killer due to high memory usage.',
         evenInNoise: 'A worker died',
       },
@@ -282,8 +282,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'gpu-oom',
         summary: "PyTorch's CUDA caching allocator ran out of GPU memory",
-        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError/,
-        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"), torch/cuda/memory.py (torch.OutOfMemoryError)',
+        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError|Allocation on device \d{1,3} would exceed allowed memory/,
+        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"; "Allocation on device %d would exceed allowed memory. (out of memory)" when a memory fraction, torch.cuda.set_per_process_memory_fraction, caps the device), torch/cuda/memory.py (torch.OutOfMemoryError)',
         example: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.21 GiB is free.',
       },
       {
@@ -344,6 +344,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'host-oom',
+        summary: "PyTorch's CPU allocator could not get host memory",
+        says: /DefaultCPUAllocator: (?:can't allocate memory|not enough memory): you tried to allocate/,
+        source: 'pytorch/pytorch c10/core/impl/alloc_cpu.cpp (alloc_cpu: "DefaultCPUAllocator: can\'t allocate memory: you tried to allocate %d bytes. Error code %d (%s)"; on Windows "DefaultCPUAllocator: not enough memory: you tried to allocate %d bytes.")',
+        example: 'RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.',
+      },
+      {
+        category: 'host-oom',
         summary: 'NumPy could not allocate an array in host memory',
         says: /Unable to allocate [\d.]+ [KMGTPE]?i?B for an array with shape/,
         source: 'numpy/numpy numpy/_core/_exceptions.py (_ArrayMemoryError: "Unable to allocate {size} for an array with shape …")',
@@ -379,7 +386,7 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'cuda',
         summary: 'A CUDA kernel failed',
-        says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|unhandled cuda error/,
+        says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|__global__ function call is not configured|unhandled cuda error/,
         source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
         example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
       },
@@ -425,6 +432,29 @@ export const VOCABULARY: readonly Software[] = [
         says: /Bfloat16 is only supported on GPUs with compute capability|FlashAttention only supports Ampere GPUs or newer|GET was unable to find an engine to execute this computation|ptxas exited with non-zero error code/,
         source: 'vllm-project/vllm vllm/v1/worker/gpu_worker.py ("Bfloat16 is only supported on GPUs with compute capability of at least 8.0"); Dao-AILab/flash-attention csrc/flash_attn/flash_api.cpp ("FlashAttention only supports Ampere GPUs or newer."); pytorch/pytorch aten/src/ATen/native/cudnn/Conv_v8.cpp ("GET was unable to find an engine to execute this computation"); openxla/xla xla/stream_executor/cuda/subprocess_compilation.cc ("ptxas exited with non-zero error code")',
         example: 'ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.',
+      },
+      {
+        category: 'cuda',
+        summary: 'PyTorch could not initialise CUDA on the node (no GPU given to the container, or its driver broken)',
+        says: /CUDA driver initialization failed, you might not have a CUDA gpu|CUDA unknown error - this may be due to an incorrectly set up environment/,
+        source: 'pytorch/pytorch c10/cuda/CUDAFunctions.cpp (device_count_impl: cudaErrorInitializationError "CUDA driver initialization failed, you might not have a CUDA gpu.", cudaErrorUnknown "CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.")',
+        example: 'RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.',
+      },
+      {
+        category: 'cuda',
+        summary: "A Triton kernel needs more of the GPU (shared memory, registers) than it has",
+        says: /out of resource: [\w ]{1,40}, Required: \d+, Hardware limit: \d+/,
+        source: 'triton-lang/triton python/triton/runtime/errors.py (OutOfResources: "out of resource: {name}, Required: {required}, Hardware limit: {limit}. Reducing block sizes or `num_stages` may help.")',
+        example: 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 232448, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.',
+      },
+      {
+        // An engine (plan) runs only on the TensorRT version and the GPU it was built for: the
+        // model repository holds an engine the image's TensorRT cannot load. Rebuild it there.
+        category: 'cuda',
+        summary: 'A TensorRT engine was built by another TensorRT version or for another GPU',
+        says: /Serialization assertion [^.]{1,200} failed\.\s?(?:Version|Magic) tag does not match|Engine deserialization failed|The engine plan file is generated on an incompatible device|Failed to deserialize cuda engine|Mismatch between allocated memory size and expected size of serialized engine/,
+        source: 'the TensorRT runtime (closed source; its messages name stdArchiveReader.cpp and runtime.cpp::deserializeCudaEngine), with https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html "Version Compatibility" ("TensorRT engines are compatible only with the version of TensorRT used to build them"); NVIDIA/TensorRT-LLM cpp/tensorrt_llm/runtime/tllmRuntime.cpp (TLLM_CHECK_WITH_INFO(mEngine != nullptr, "Failed to deserialize cuda engine."))',
+        example: '[08/01/2022-15:41:44] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 96)',
       },
       {
         category: 'cuda',
@@ -565,6 +595,17 @@ export const VOCABULARY: readonly Software[] = [
         source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupGloo.cpp ("Gloo connectFullMesh failed with %s", where the cause may read "no error"); facebookincubator/gloo gloo/transport/tcp/unbound_buffer.cc, gloo/transport/ibverbs/unbound_buffer.cc ("Timed out waiting %dms for recv operation to complete")',
         example: 'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
         evenInNoise: 'connectFullMesh failed',
+      },
+      {
+        // Every error of gloo's transport starts with the file and line that raised it
+        // (GLOO_ERROR_MSG); a pair is the connection between two ranks, so whatever it says
+        // (refused, reset, closed, timed out) is a connect failure between ranks, not a fetch.
+        category: 'nccl',
+        beforeCascades: true,
+        summary: "Gloo's connection between two ranks failed",
+        says: /gloo\/transport\/(?:tcp|uv|ibverbs)\/\w{1,40}\.cc:\d{1,6}\] /,
+        source: 'facebookincubator/gloo gloo/transport/tcp/pair.cc (signalException(GLOO_ERROR_MSG("connect: ", strerror(errno))), "Read error ", "Write timeout ", "Socket unexpectedly closed "; GLOO_ERROR_MSG prefixes "[<file>:<line>] ")',
+        example: 'RuntimeError: [/opt/conda/conda-bld/pytorch_1682343967769/work/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [172.31.71.170]:13195: Connection refused',
       },
       {
         category: 'nccl',

@@ -276,6 +276,10 @@ describe('logAdvice, row by row', () => {
     ['set -o pipefail; deepspeed --num_gpus 8 --enable_each_rank_log /data/logs train.py 2>&1 | tee -a /data/logs/train.log', []],
     ['mpirun -np 16 --output-filename /data/logs python -u train.py > /data/logs/train.log 2>&1', []],
     ['mpiexec.hydra -np 16 -outfile-pattern /data/logs/out.%r python -u train.py > /data/logs/train.log 2>&1', []],
+    // MPICH's -outfile-pattern is the launcher's own file: per rank only when it names the rank (%r) or host (%h).
+    ['mpiexec -np 16 -outfile-pattern /data/logs/out.txt python -u train.py', ['one-log-all-ranks']],
+    ['mpiexec -np 16 -outfile-pattern=/data/logs/out.%h.txt python -u train.py', []],
+    ['mpiexec -np 16 -outfile-pattern /workspace/out.%r.txt python -u train.py', ['log-not-persistent']],
     ['mpirun -np 1 python -u train.py > /data/logs/train.log 2>&1', []],
     ['torchrun --nproc_per_node=8 train.py', []],
     ['torchrun --nproc_per_node=8 train.py > /dev/null', []],
@@ -303,6 +307,7 @@ describe('logAdvice, row by row', () => {
     expect(finding('deepspeed --num_gpus 8 train.py > /data/t.log').fix).toContainEqual({ code: '--enable_each_rank_log /data/logs' });
     expect(finding('mpirun -np 8 python -u t.py > /data/t.log').fix).toContainEqual({ code: '--output-filename /data/logs' });
     expect(finding('set -o pipefail; accelerate launch --multi_gpu t.py | tee /data/t.log').problem).toContainEqual({ code: 'accelerate launch' });
+    expect(finding('mpiexec -np 16 -outfile-pattern /data/logs/out.txt python -u t.py').fix).toContainEqual({ code: '/data/logs/out.txt.%r' });
   });
 
   it.each([

@@ -17,6 +17,7 @@ const EXAMPLES: Array<[string, string]> = [
   ['process group teardown', '[rank0]:[W1019 08:16:22.397556647 ProcessGroupNCCL.cpp:1477] Warning: WARNING: destroy_process_group() was not called before program exit, which can leak resources.'],
   ['finaliser at exit', 'Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f8b2c1d1e50>'],
   ['NCCL abort notice', '[rank1]:[E ProcessGroupNCCL.cpp:583] [Rank 1] To avoid data inconsistency, we are taking the entire process down.'],
+  ['docker run pulling a missing image', "Unable to find image 'nvcr.io/nvidia/pytorch:24.05-py3' locally"],
 ];
 
 describe('red herrings', () => {

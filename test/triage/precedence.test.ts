@@ -67,6 +67,15 @@ const CASES: Record<string, Row[]> = {
     // 127 overrules only a secondary error, not an exception.
     { line: line('other', TIER.exception), hints: { exitCode: 127 }, category: 'other', decidedBy: 'log' },
   ],
+  'a signal the log reports': [
+    { line: line('other', TIER.exception), evidence: [item('cascade', 'host-oom', { recognised: false })], category: 'host-oom', decidedBy: 'log' },
+    { line: line('other', TIER.exception), evidence: [item('cascade', 'crash', { recognised: false })], category: 'crash', decidedBy: 'log' },
+    // The cluster's exit code says how the container ended: above the log's own report.
+    { line: line('other', TIER.exception), evidence: [item('cascade', 'host-oom', { recognised: false })], hints: { exitCode: 139 }, category: 'crash', decidedBy: 'exit-code' },
+    // A watchdog's or a launcher's echo names no signal; a recognised line is a diagnosis of its own.
+    { line: line('other', TIER.exception), evidence: [item('cascade', 'nccl', { recognised: false })], category: 'other', decidedBy: 'log' },
+    { line: line('import'), evidence: [item('cascade', 'host-oom', { recognised: false })], category: 'import', decidedBy: 'log' },
+  ],
   'whatever the line says': [
     { line: line('nccl', TIER.secondary), category: 'nccl', decidedBy: 'log' },
     { line: line('other', TIER.mention), hints: { exitCode: 1 }, category: 'other', decidedBy: 'log' },
