@@ -213,17 +213,26 @@ export function workloadOfKey(key: string): string | undefined {
  */
 export function keyInCluster(key: string, cluster: string): string | undefined {
   const parsed = parseKey(key);
-  if (parsed?.kind === 'burst') {
-    const anchor = keyInCluster(parsed.anchor, cluster);
-    return anchor === undefined ? undefined : burstRewriteKey(anchor);
+  if (parsed?.kind === 'burst' || parsed?.kind === 'root-edit') {
+    const anchor = keyInCluster(parsed.kind === 'burst' ? parsed.anchor : parsed.root, cluster);
+    return anchor === undefined ? undefined : parsed.kind === 'burst' ? burstRewriteKey(anchor) : rootEditKey(anchor);
   }
-  if ((parsed?.kind !== 'alert' && parsed?.kind !== 'stuck') || splitWorkloadId(parsed.workload).cluster !== undefined) return undefined;
+  if ((parsed?.kind !== 'alert' && parsed?.kind !== 'stuck' && parsed?.kind !== 'follow-up') || splitWorkloadId(parsed.workload).cluster !== undefined) return undefined;
   const id = workloadId({ cluster, uid: parsed.workload });
+  if (parsed.kind === 'follow-up') return followUpKey(id, parsed.seq, parsed.event);
   return parsed.kind === 'alert' ? alertKey(id, parsed.state) : stuckKey(id, parsed.state);
 }
 
 /** Where the keys keyInCluster() renames start: the stores read those, and only those. */
-export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KEY_PREFIX.workload] as const;
+export const WORKLOAD_KEY_PREFIXES = [KEY_PREFIX.workload, KEY_PREFIX.burst + KEY_PREFIX.workload, KEY_PREFIX.followUp, KEY_PREFIX.rootEdit + KEY_PREFIX.workload] as const;
+
+/**
+ * The same follow-up chain (followUpChain) once the unnamed cluster is named `cluster`;
+ * undefined for a chain already in a named cluster.
+ */
+export function chainInCluster(chain: string, cluster: string): string | undefined {
+  return chain.startsWith('/') ? cluster + chain : undefined;
+}
 
 /**
  * Ledger keys retention may prune once old (and not about a workload still seen): losing them
@@ -260,6 +269,11 @@ export function parseBurstDestination(key: string): BurstDestination | undefined
 }
 
 /** The ledger's recipient for a message not sent because the person muted it (README, "Delivery guarantee"). */
+/** The ledger's recipient for an alert told as a reply in the thread of `rootKey` rather than on its own. */
+export function inThreadRecipient(rootKey: string): string {
+  return `thread:${rootKey}`;
+}
+
 export function mutedRecipient(userId: string): string {
   return `muted:${userId}`;
 }

@@ -4,6 +4,10 @@ import {
   archiveRecoveredKey,
   burstDestinationKey,
   burstRewriteKey,
+  chainInCluster,
+  followUpChain,
+  followUpKey,
+  rootEditKey,
   cleanupKey,
   keyInCluster,
   maintenanceKey,
@@ -126,9 +130,18 @@ describe('keys: the same key once the unnamed cluster is named', () => {
     ['a cleanup nudge (about a person)', cleanupKey('alice', DAY), undefined],
     ['a tip (about a person)', tipKey('alice', 'masked-exit', 3), undefined],
     ['a maintenance reminder', maintenanceKey('w1#start'), undefined],
+    ['a follow-up in the thread of an alert', followUpKey(UID, 2, 'resubmitted'), `fu:gpu-east/${UID}:2-resubmitted`],
+    ['the edit of an alert\'s first line', rootEditKey(alertKey(UID, 'Failed')), `fu-root:wl:gpu-east/${UID}:Failed`],
+    ['a follow-up already in a named cluster', followUpKey(`gpu-west/${UID}`, 1, 'deleted'), undefined],
+    ['a root edit already in a named cluster', rootEditKey(alertKey(`gpu-west/${UID}`, 'Stopped')), undefined],
     ['not a key', 'wl:u1:Exploded', undefined],
   ])('%s', (_, key, named) => {
     expect(keyInCluster(key, 'gpu-east')).toBe(named);
+  });
+
+  it('names a follow-up chain of the unnamed cluster, and leaves a named one alone', () => {
+    expect(chainInCluster(followUpChain({ namespace: 'runai-vision', name: 'resnet' }), 'gpu-east')).toBe(followUpChain({ cluster: 'gpu-east', namespace: 'runai-vision', name: 'resnet' }));
+    expect(chainInCluster(followUpChain({ cluster: 'gpu-west', namespace: 'runai-vision', name: 'resnet' }), 'gpu-east')).toBeUndefined();
   });
 });
 

@@ -205,15 +205,28 @@ export interface EarlierAlert {
  * this failure with a link back to the earlier thread.
  */
 export function buildFailedAgainDm(alert: WorkloadAlert, earlier: EarlierAlert): SlackMessage {
+  const times = earlier.failures && earlier.failures > 2 ? ` (${earlier.failures} failures so far)` : '';
+  return escalation(alert, earlier, `${alert.workload.name} failed again`, `:rotating_light: *Failed again* after it was resubmitted${times}.`, `Failed again${forMrkdwn(times)}`);
+}
+
+/** Who stopped it, for the DM (recovery/follow-up-plan.ts StopCause, the escalating kinds). */
+export type StoppedBy = { by: 'someone-else'; who: string } | { by: 'system'; why: string };
+
+/**
+ * A workload a thread follows was stopped by someone other than its owner, or by the system
+ * (preempted, evicted, a timeout): a new top-level DM linking the thread, since its owner did
+ * not do it and must decide what to do (the guide's next action for Stopped).
+ */
+export function buildStoppedElsewhereDm(alert: WorkloadAlert, earlier: EarlierAlert, stopped: StoppedBy): SlackMessage {
+  const by = stopped.by === 'system' ? `by the system (${forMrkdwn(stopped.why, 40)})` : `by ${forMrkdwn(stopped.who, 100)}, not by you`;
+  return escalation(alert, earlier, `${alert.workload.name} was stopped`, `${STATE_ICON.Stopped} *Stopped* ${by}.`, 'Stopped');
+}
+
+/** An escalation's DM: its own header and line, the link to the earlier thread, then the alert as usual. */
+function escalation(alert: WorkloadAlert, earlier: EarlierAlert, title: string, line: string, textPrefix: string): SlackMessage {
   const message = buildWorkloadAlert(alert);
   const [, ...rest] = message.blocks;
-  const w = alert.workload;
   const link = earlier.permalink && PERMALINK.test(earlier.permalink) ? `<${earlier.permalink}|the earlier alert's thread>` : "the earlier alert's thread";
-  const times = earlier.failures && earlier.failures > 2 ? ` (${earlier.failures} failures so far)` : '';
-  const blocks: Block[] = [
-    header(truncate(`${w.name} failed again`, LIMITS.header)),
-    section(`:rotating_light: *Failed again* after it was resubmitted${times}. What happened before is in ${link}.`),
-    ...rest,
-  ];
-  return { text: `Failed again${forMrkdwn(times)}: ${message.text}`.slice(0, 3000), blocks: blocks.slice(0, LIMITS.blocks) };
+  const blocks: Block[] = [header(truncate(title, LIMITS.header)), section(`${line} What happened before is in ${link}.`), ...rest];
+  return { text: `${textPrefix}: ${message.text}`.slice(0, 3000), blocks: blocks.slice(0, LIMITS.blocks) };
 }

@@ -18,15 +18,15 @@
  * reconciler's ordinary alert, which the notifier turns into that DM (beforeAlert).
  */
 import type { Logger } from 'pino';
-import { alertKey, followUpChain, followUpKey, rootEditKey } from '../keys.js';
+import { alertKey, followUpChain, followUpKey, inThreadRecipient, rootEditKey } from '../keys.js';
 import { workloadId, type Workload } from '../model.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { describeKubeError } from '../cluster/kinds.js';
 import { withTimeout } from '../lib/timeout.js';
 import { KeyedSerializer } from '../lib/keyed-serializer.js';
 import type { SlackMessage } from '../messages/blocks.js';
-import { buildResubmittedReply, buildStateFollowUp, rootStatusLine, withRootStatus, type EarlierAlert, type FollowUpEvent } from '../messages/follow-ups.js';
-import { planFollowUp, resubmissionAdvice, rootWorkloadId, statusEvents, type FollowUpSight } from '../recovery/follow-up-plan.js';
+import { buildResubmittedReply, buildStateFollowUp, rootStatusLine, withRootStatus, type EarlierAlert, type FollowUpEvent, type StoppedBy } from '../messages/follow-ups.js';
+import { planFollowUp, resubmissionAdvice, rootWorkloadId, statusEvents, stopCauseOf, stoppedFollowUp, type FollowUpSight } from '../recovery/follow-up-plan.js';
 import { submissionOf, type Submission } from '../recovery/submission.js';
 import type { FollowUpStore, LedgerStore, NewOutboxItem, OutboxStore, StoredFollowUpThread } from '../store/port.js';
 import type { TriageResult } from '../triage/types.js';
@@ -39,7 +39,7 @@ export type { FollowUpSight } from '../recovery/follow-up-plan.js';
 const OBJECT_READ_MS = 5000;
 
 export interface FollowUpsOptions {
-  store: FollowUpStore & Pick<OutboxStore, 'enqueue' | 'isQueued'> & Pick<LedgerStore, 'wasSent' | 'ledgerEntry'>;
+  store: FollowUpStore & Pick<OutboxStore, 'enqueue' | 'isQueued'> & Pick<LedgerStore, 'wasSent' | 'ledgerEntry' | 'recordSent'>;
   readerFor(cluster: string | undefined): ClusterReader;
   /** Slack's permalink of a message (`https://<team>.slack.com/archives/<channel>/p<ts>`), or undefined. */
   permalink(channel: string, ts: string): Promise<string | undefined>;
@@ -53,9 +53,15 @@ export interface FollowUpsOptions {
   log: Logger;
 }
 
-/** What an alert about to be built needs of its thread: whether it is the escalation "failed again", and its Submission. */
+/**
+ * What an alert about to be built needs of its thread: whether it is an escalation ("failed
+ * again", or stopped by someone else or the system), whether it is told in the thread instead
+ * (stopped by its owner: `toldInThread`, the root it is told under), and its Submission.
+ */
 export interface PreparedThread {
   failedAgain?: EarlierAlert;
+  stoppedElsewhere?: EarlierAlert & { stopped: StoppedBy };
+  toldInThread?: string;
   submission?: Submission;
 }
 
@@ -88,14 +94,17 @@ export class FollowUps {
     const next = step.thread;
     const rootId = rootWorkloadId(next);
     const key = followUpKey(rootId, step.seq, step.event);
-    if (step.event === 'failed') {
-      // The same workload failing again: its alert was told, so the reconciler owes nothing; the
-      // escalation DM is owed under the follow-up's key. (A resubmission's first failure is the
-      // reconciler's own alert, made the escalation by beforeAlert.)
+    // A stop by someone else or the system is an escalation like a failure; the owner's own is a reply.
+    const escalates = step.event === 'failed' || (step.event === 'stopped' && stoppedFollowUp(stopCauseOf(w)) === 'escalate');
+    if (escalates) {
+      // The same workload failing (or stopped) again: its alert was told, so the reconciler owes
+      // nothing; the escalation DM is owed under the follow-up's key. (A resubmission's first
+      // failure or stop is the reconciler's own alert, made the escalation by prepare.)
       const id = workloadId(w);
-      const told = (await store.wasSent(alertKey(id, 'Failed'))) || (await store.isQueued(alertKey(id, 'Failed')));
+      const state = step.event === 'failed' ? 'Failed' : 'Stopped';
+      const told = (await store.wasSent(alertKey(id, state))) || (await store.isQueued(alertKey(id, state)));
       if (told) this.options.owe({ key, kind: 'state', workload: w, since: now() });
-    } else {
+    } else if (step.event !== 'failed') {
       const reply = step.event === 'resubmitted' ? await this.resubmittedReply(thread!, w) : buildStateFollowUp(step.event, w, { resubmission: step.resubmission });
       await store.enqueue({ key, kind: 'follow-up', target: this.threadTarget(next), payload: reply }, now());
     }
@@ -111,20 +120,39 @@ export class FollowUps {
    * after it ran again), and what the workload was submitted with, for the thread.
    */
   async prepare(alert: OwedAlert): Promise<PreparedThread> {
-    const [failedAgain, submission] = await Promise.all([this.failedAgain(alert), this.submissionOf(alert.workload)]);
-    return { ...(failedAgain ? { failedAgain } : {}), submission };
+    const [told, submission] = await Promise.all([this.toldAgainst(alert), this.submissionOf(alert.workload)]);
+    return { ...told, submission };
   }
 
-  private async failedAgain(alert: OwedAlert): Promise<EarlierAlert | undefined> {
+  /** How a Failed or Stopped alert of the workload a thread follows (not the thread's own root) is told. */
+  private async toldAgainst(alert: OwedAlert): Promise<Omit<PreparedThread, 'submission'>> {
     const w = alert.workload;
-    if (w.state !== 'Failed') return undefined;
+    if (w.state !== 'Failed' && w.state !== 'Stopped') return {};
     const chain = followUpChain(w);
     const thread = (await this.options.store.followUpThreads([chain])).get(chain);
-    if (!thread || thread.current !== workloadId(w) || alert.key === thread.rootKey) return undefined;
+    if (!thread || thread.current !== workloadId(w) || alert.key === thread.rootKey) return {};
+    if (w.state === 'Stopped') {
+      const cause = stopCauseOf(w);
+      // The owner's own stop is the thread's reply (observeOne queues it): no top-level DM besides.
+      if (cause.by === 'owner' || cause.by === 'unnamed') return { toldInThread: thread.rootKey };
+      return { stoppedElsewhere: { permalink: await this.permalinkOf(thread.rootKey), stopped: cause } };
+    }
     const failures = (thread.alerted === 'Failed' ? 1 : 0) + thread.events.filter((e) => e === 'failed').length;
-    const root = await this.options.store.ledgerEntry(thread.rootKey);
-    const permalink = root?.channel && root.ts ? await this.options.permalink(root.channel, root.ts).catch(() => undefined) : undefined;
-    return { permalink, failures: Math.max(2, failures) };
+    return { failedAgain: { permalink: await this.permalinkOf(thread.rootKey), failures: Math.max(2, failures) } };
+  }
+
+  private async permalinkOf(rootKey: string): Promise<string | undefined> {
+    const root = await this.options.store.ledgerEntry(rootKey);
+    return root?.channel && root.ts ? await this.options.permalink(root.channel, root.ts).catch(() => undefined) : undefined;
+  }
+
+  /**
+   * The alert is told in the thread under `rootKey` instead (a reply queued with the delivery
+   * guarantee): recorded as handled, as a muted one is, so it is not prepared again.
+   */
+  async toldInThread(alert: OwedAlert, rootKey: string): Promise<void> {
+    await this.options.store.recordSent({ key: alert.key, recipient: inThreadRecipient(rootKey), sentAt: this.options.now().toISOString() });
+    this.options.log.info({ key: alert.key, root: rootKey }, 'not sent on its own: told in the thread of the alert it follows');
   }
 
   /**

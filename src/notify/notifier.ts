@@ -16,7 +16,7 @@ import { describeKubeError } from '../cluster/kinds.js';
 import { objectRef, withPods } from '../cluster/normalize.js';
 import type { ClusterReader } from '../cluster/reader.js';
 import { buildWorkloadAlert } from '../messages/alert.js';
-import { buildFailedAgainDm } from '../messages/follow-ups.js';
+import { buildFailedAgainDm, buildStoppedElsewhereDm } from '../messages/follow-ups.js';
 import type { FollowUps, PreparedThread } from './follow-ups.js';
 import type { SlackMessage } from '../messages/blocks.js';
 import { buildStuckMessage } from '../messages/stuck.js';
@@ -80,7 +80,7 @@ export interface NotifierOptions {
   /** alerts.maskedFailures: a Completed workload whose log likely ends in a failure its pipe hid gets its owner a DM. */
   maskedFailures?: boolean;
   /** Threads of Failed and Stopped alerts (notify/follow-ups.ts): opened as alerts are queued; "failed again" escalates. */
-  followUps?: Pick<FollowUps, 'prepare' | 'open' | 'placed'>;
+  followUps?: Pick<FollowUps, 'prepare' | 'open' | 'placed' | 'toldInThread'>;
 }
 
 /** The message kind of a likely masked failure: not opt-in like `completed`, so it reaches the owner. */
@@ -153,8 +153,13 @@ export class Notifier implements AlertSink {
     this.options.onSkipped?.(plan.reason);
     const w = alert.workload;
     if (alert.kind === 'stuck' || w.state === 'Completed') return;
-    // The operators' digest counts every failure of a burst, told or not (without the triage it was spared).
-    await this.countForOperators(burstEntry(alert.key, { workload: w }));
+    // The operators' digest counts every failure of a burst, told or not (without the triage it was
+    // spared). A drop is remembered in memory only, so after a restart it is decided and dropped
+    // again: counted then only if it happened now (seen changing, or within the burst window), not
+    // into a new burst as old news.
+    if (alert.transition || this.options.now().getTime() - alert.since.getTime() <= this.options.burst.windowMs) {
+      await this.countForOperators(burstEntry(alert.key, { workload: w }));
+    }
     // The log archive keeps every failure's logs whoever is told.
     this.options.onSettled?.(w);
   }
@@ -194,6 +199,7 @@ export class Notifier implements AlertSink {
     }
     if (unlessMasked) return this.skip(alert, unlessMasked);
     const thread = await prepared;
+    if (thread.toldInThread) return this.options.followUps?.toldInThread(alert, thread.toldInThread);
     const input = {
       workload: w,
       state: alert.workload.state,
@@ -206,8 +212,14 @@ export class Notifier implements AlertSink {
       snippetLines: this.options.enrich.tailLines,
       logLossLine: alert.workload.state === 'Failed' && logShortOrLost({ problem: enriched.logProblem, lineCount: enriched.triage?.lineCount }) ? logLossLine(logFindingsOfAlert(enriched)) : undefined,
     };
-    // A workload whose earlier alert has a thread and fails again: a new DM linking that thread.
-    const message = thread.failedAgain ? buildFailedAgainDm(input, thread.failedAgain) : buildWorkloadAlert(input);
+    // A workload whose earlier alert has a thread and fails again, or is stopped by someone else
+    // or the system: a new DM linking that thread.
+    const escalation = thread.failedAgain ?? thread.stoppedElsewhere;
+    const message = thread.failedAgain
+      ? buildFailedAgainDm(input, thread.failedAgain)
+      : thread.stoppedElsewhere
+        ? buildStoppedElsewhereDm(input, thread.stoppedElsewhere, thread.stoppedElsewhere.stopped)
+        : buildWorkloadAlert(input);
     const kind = alert.workload.state.toLowerCase();
     const item = { key: alert.key, kind, target: this.ownerTarget(w, plan), payload: message };
     // Completed is opt-in per person, so it never anchors or joins a burst others must see.
@@ -219,7 +231,7 @@ export class Notifier implements AlertSink {
     const opened = await this.followUpStep('keep the alert\'s thread', alert, () => followUps?.open(alert, w, message, enriched.triage, thread));
     const burst = plan && plan.action !== 'drop' ? plan.burst : undefined;
     // The escalation is a DM of its own: folded into a burst it would rewrite the very alert whose thread it links.
-    const folded = !burst || !facts || thread.failedAgain ? (await this.queue(item, w), false) : await this.admitToBurst(burst.key, owed, facts, entry, item);
+    const folded = !burst || !facts || escalation ? (await this.queue(item, w), false) : await this.admitToBurst(burst.key, owed, facts, entry, item);
     // Its first line may be edited once it is known to be a message of its own (undefined: queued before, not known).
     if (opened && folded === false) await this.followUpStep('mark the alert\'s thread as its own message', alert, () => followUps?.placed(alert));
   }

@@ -104,9 +104,10 @@ export async function openStore(config: Config, log: Logger): Promise<Store> {
 
 /**
  * With named clusters, the first one listed takes over what a single-cluster bot kept (its
- * workload rows and every key about them: told, queued or folded into a burst), so moving a
- * running bot from `cluster:` to `clusters:` repeats or loses no alert and forgets no state. A
- * no-op once done, and without `clusters:`.
+ * workload rows, every key about them: told, queued or folded into a burst, and their follow-up
+ * threads), so moving a running bot from `cluster:` to `clusters:` repeats or loses no alert,
+ * forgets no state and keeps threading under the alerts told before. A no-op once done, and
+ * without `clusters:`.
  */
 export async function adoptSingleClusterStore(store: Pick<WorkloadStore, 'adoptUnnamedCluster'>, config: Config, log: Logger): Promise<void> {
   const first = config.clusters[0]?.name;

@@ -6,7 +6,10 @@
  * deterministic number (its place among the thread's events) that its outbox key carries.
  *
  *   the alerted workload (or its latest resubmission) moves on:
- *     Running, Completed, Stopped, Deleted  → a reply in the thread, the root's first line edited
+ *     Running, Completed, Deleted           → a reply in the thread, the root's first line edited
+ *     Stopped by its owner, or by no one named → the same (and no top-level Stopped DM besides)
+ *     Stopped by someone else or the system → a new top-level DM linking the thread, no reply
+ *                                             (stoppedFollowUp: the owner must act on it), root edited
  *     Failed (again)                        → the escalation DM (a reply may not notify), root edited
  *     Pending, Initializing                 → noted, nothing said
  *   a workload of the same name (cluster, namespace: so project) with a new uid, first seen,
@@ -53,6 +56,56 @@ const EVENT_OF_STATE: Partial<Record<string, FollowUpEvent>> = {
   Deleted: 'deleted',
   Failed: 'failed',
 };
+
+/**
+ * Who stopped a workload, as far as what the cluster shows says (stopCauseOf): its owner, no one
+ * named, another person, or the system (preempted, evicted, a timeout: policy, in the guide's
+ * words "User or policy stopped the workload").
+ */
+export type StopCause =
+  | { by: 'owner' }
+  | { by: 'unnamed' }
+  | { by: 'someone-else'; who: string }
+  | { by: 'system'; why: string };
+
+/**
+ * How the stop of the workload a thread follows is told. The owner's own stop (or one nobody is
+ * named for) is news only as where things stand: a reply in the thread, nothing at the top. A
+ * stop by someone else or by the system is something the owner did not do and must act on (the
+ * guide: "decide whether to resume or remove it"): a top-level DM that links the thread, since a
+ * thread reply may not notify, and no reply besides it.
+ */
+export function stoppedFollowUp(cause: StopCause): 'reply' | 'escalate' {
+  return cause.by === 'owner' || cause.by === 'unnamed' ? 'reply' : 'escalate';
+}
+
+/**
+ * The scheduler's words for taking a workload's resources (runai-reference §5: PodGroup `Evict`
+ * events "was preempted by …", "reclaimed by …"; kubelet's pod reason `Evicted`), and a policy
+ * stop by time (Run:ai warns before a workload "is stopped by a project timeout").
+ */
+const SYSTEM_STOP = /\b(preempt(?:ed|ion)?|evict(?:ed|ion)?|reclaim(?:ed)?|time(?:d)? ?out)\b/i;
+const SYSTEM_POD_REASONS: ReadonlySet<string> = new Set(['Evicted', 'Preempted', 'NodeLost', 'Preempting']);
+/** A person named as the stopper in Run:ai's phase message ("stopped by bob", "suspended by user alice@example.org"). */
+const STOPPED_BY = /\b(?:stopped|suspended)\s+by\s+(?:user\s+)?([A-Za-z0-9][\w.@+-]{0,99})/i;
+
+/** Who stopped `w`, read from its phase message and its pods' reasons (linear in their size). */
+export function stopCauseOf(w: Pick<Workload, 'owner' | 'phaseMessage' | 'pods'>): StopCause {
+  const message = (w.phaseMessage ?? '').slice(0, 2000);
+  const podReason = w.pods.map((p) => p.reason).find((r): r is string => !!r && SYSTEM_POD_REASONS.has(r));
+  const system = SYSTEM_STOP.exec(message)?.[1] ?? podReason;
+  if (system) return { by: 'system', why: system.toLowerCase() };
+  const who = STOPPED_BY.exec(message)?.[1];
+  if (!who) return { by: 'unnamed' };
+  return samePerson(who, w.owner) ? { by: 'owner' } : { by: 'someone-else', who };
+}
+
+/** The owner may be named by username or by email: `alice` is `alice@example.org`. */
+function samePerson(who: string, owner: string | undefined): boolean {
+  if (!owner) return false;
+  const local = (name: string) => name.toLowerCase().split('@')[0];
+  return who.toLowerCase() === owner.toLowerCase() || local(who) === local(owner);
+}
 
 /** The rootKey's workload id: `wl:<id>:<State>`. */
 export function rootWorkloadId(thread: Pick<ThreadState, 'rootKey'>): string {

@@ -3,16 +3,19 @@
  * workload rows (WorkloadStore.adoptUnnamedCluster): every key about a workload of the unnamed
  * cluster becomes the same key in the named one (keys.ts keyInCluster) wherever it is kept — the
  * ledger, the queued outbox items and the rewrites' anchors, the bursts and what is folded into
- * them — so that no alert told, queued or folded before the move is told again after it, and
- * none is lost. Pure: each store reads the rows inside its transaction, asks planAdoption, and
+ * them, the follow-ups (`fu:`, `fu-root:`) and their threads (follow_up_threads: chain, root,
+ * the workload followed) — so that no alert told, queued or folded before the move is told
+ * again after it, none is lost, and a workload that failed before it is still followed in the
+ * thread of its alert after it. Pure: each store reads the rows inside its transaction, asks planAdoption, and
  * applies the answer in the same transaction.
  *
  * Where a renamed key meets one already there, what was there wins: a named row over a renamed
  * one, and what was told (the ledger) over anything queued or folded under the same key. So
  * after the move no key is both told and owed, and none is owed twice.
  */
-import { keyInCluster } from '../keys.js';
-import type { OutboxTarget } from './port.js';
+import { chainInCluster, keyInCluster } from '../keys.js';
+import { splitWorkloadId, workloadId } from '../model.js';
+import type { OutboxTarget, StoredFollowUpThread } from './port.js';
 
 export interface AdoptionRows {
   /** Ledger keys under keys.ts WORKLOAD_KEY_PREFIXES (others are about no workload). */
@@ -21,6 +24,8 @@ export interface AdoptionRows {
   /** Anchor keys of the bursts. */
   bursts: readonly string[];
   entries: readonly { key: string; anchorKey: string; told: boolean }[];
+  /** The follow-up threads (few: pruned past followups.window); the unnamed cluster's chains are keys.ts followUpChain `/<ns>/<name>`. */
+  threads: readonly StoredFollowUpThread[];
 }
 
 export interface AdoptionPlan {
@@ -33,9 +38,36 @@ export interface AdoptionPlan {
    */
   bursts: Array<{ from: string; to: string; copy: boolean }>;
   entries: { updates: Array<{ key: string; newKey: string; anchorKey: string }>; drops: string[] };
+  /** Threads renamed (`from` its old chain to `thread`, rewritten whole), or dropped where the named chain has one. */
+  threads: { updates: Array<{ from: string; thread: StoredFollowUpThread }>; drops: string[] };
 }
 
 const isRewrite = (target: OutboxTarget): target is Extract<OutboxTarget, { anchorKey: string }> => target.type === 'burst' || target.type === 'update';
+
+/** A queued item's target once its workload is in `cluster`: a rewrite's anchor, a follow-up's root. */
+function targetInCluster(target: OutboxTarget, cluster: string): OutboxTarget {
+  if (isRewrite(target)) {
+    const anchorKey = keyInCluster(target.anchorKey, cluster);
+    return anchorKey === undefined ? target : { ...target, anchorKey };
+  }
+  if (target.type === 'thread') {
+    const rootKey = keyInCluster(target.rootKey, cluster);
+    return rootKey === undefined ? target : { ...target, rootKey };
+  }
+  return target;
+}
+
+/**
+ * A thread of the unnamed cluster as the named cluster's: its chain, its root alert, the workload
+ * it follows and the mute scope its follow-ups carry (notify/mutes.ts muteTarget: `<ns>/<name>`
+ * becomes `<cluster>/<ns>/<name>`, as the cluster's own alerts are muted).
+ */
+function threadInCluster(thread: StoredFollowUpThread, chain: string, cluster: string): StoredFollowUpThread {
+  const current = splitWorkloadId(thread.current).cluster === undefined ? workloadId({ cluster, uid: thread.current }) : thread.current;
+  // The unnamed form is the chain without its empty cluster (`/<ns>/<name>` → `<ns>/<name>`).
+  const named = thread.muteScope === thread.chain.slice(1) ? `${cluster}/${thread.muteScope}` : thread.muteScope;
+  return { ...thread, chain, rootKey: keyInCluster(thread.rootKey, cluster) ?? thread.rootKey, current, muteScope: named };
+}
 
 export function planAdoption(rows: AdoptionRows, cluster: string): AdoptionPlan {
   const renamed = (key: string) => keyInCluster(key, cluster);
@@ -66,8 +98,7 @@ export function planAdoption(rows: AdoptionRows, cluster: string): AdoptionPlan 
   for (const item of rows.outbox) {
     const key = inCluster(item.key);
     const moved = key !== item.key;
-    const anchorKey = isRewrite(item.target) ? renamed(item.target.anchorKey) : undefined;
-    const target: OutboxTarget = isRewrite(item.target) && anchorKey !== undefined ? { ...item.target, anchorKey } : item.target;
+    const target = targetInCluster(item.target, cluster);
     if ((moved && outboxKeys.has(key)) || (!isRewrite(item.target) && owedTwice(key, moved))) {
       outbox.drops.push(item.id);
       continue;
@@ -91,5 +122,13 @@ export function planAdoption(rows: AdoptionRows, cluster: string): AdoptionPlan 
     if ((moved && entryKeys.has(newKey)) || (!entry.told && (owedTwice(newKey, moved) || (moved && queuedAfter.has(newKey))))) entries.drops.push(entry.key);
     else if (moved || anchorKey !== entry.anchorKey) entries.updates.push({ key: entry.key, newKey, anchorKey });
   }
-  return { ledger, outbox, bursts, entries };
+  const chains = new Set(rows.threads.map((thread) => thread.chain));
+  const threads: AdoptionPlan['threads'] = { updates: [], drops: [] };
+  for (const thread of rows.threads) {
+    const chain = chainInCluster(thread.chain, cluster);
+    if (chain === undefined) continue;
+    if (chains.has(chain)) threads.drops.push(thread.chain);
+    else threads.updates.push({ from: thread.chain, thread: threadInCluster(thread, chain, cluster) });
+  }
+  return { ledger, outbox, bursts, entries, threads };
 }

@@ -298,10 +298,11 @@ export interface WorkloadStore {
   /**
    * Gives what a single-cluster bot kept to the named cluster `name`, in one transaction: the
    * unnamed cluster's workload rows (`<uid>` → `<name>/<uid>`) and every key about them
-   * (keys.ts keyInCluster) in the ledger, the queued outbox items (and the anchors of rewrites),
-   * the bursts and their folded alerts (store/adoption-plan.ts). A bot moved from `cluster:` to
-   * `clusters:` thereby neither repeats nor loses an alert told, queued or folded before, nor
-   * forgets the states it saw. Where the named row or key exists already, it wins, and what was
+   * (keys.ts keyInCluster) in the ledger, the queued outbox items (and the anchors of rewrites,
+   * the roots of follow-ups), the bursts and their folded alerts, and the follow-up threads
+   * (store/adoption-plan.ts). A bot moved from `cluster:` to `clusters:` thereby neither repeats
+   * nor loses an alert told, queued or folded before, nor forgets the states it saw, and keeps
+   * following a failure in its alert's thread. Where the named row or key exists already, it wins, and what was
    * told wins over what is owed. Returns how many workload rows moved (0 once done).
    */
   adoptUnnamedCluster(name: string): Promise<number>;

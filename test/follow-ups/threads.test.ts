@@ -5,6 +5,7 @@
  * resubmission held against the attempt before it, "failed again" as a new DM linking the
  * thread — after a restart too, and nothing at all for a muted workload.
  */
+import { join } from 'node:path';
 import { mutedRecipient } from '../../src/keys.js';
 import { muteScope } from '../../src/notify/mutes.js';
 import type { PostedMessage } from '../../src/sim/slack.js';
@@ -111,6 +112,81 @@ describe('follow-ups in the alert\'s thread', () => {
     await eventually(() => header(slack.workspace.find(root.channel, root.ts)!) === 'notebook: Stopped \u2192 running again', 'the root edited');
     await bot.settle();
     expect(topLevel(BOB.id)).toHaveLength(1);
+    neverBroadcast();
+  });
+
+  it('threads a resubmission after the bot moved from cluster: to clusters: under the alert told before the move (the first cluster listed takes the thread)', async () => {
+    const dir = tempDir();
+    submit({ name: 'resnet', image: 'registry.example.org/ml/train:2.1' });
+    bot = await sims.startBot(config, { dir });
+    fail('resnet');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    await bot.settle();
+
+    // The same store, now with clusters: naming the cluster it watched.
+    const named = { ...config, clusters: [{ name: 'gpu-east', kubeconfig: kube.writeKubeconfig(join(dir, 'east')) }] };
+    bot = await sims.startBot(named, { dir });
+    remove('resnet');
+    await eventually(() => replies(root).length === 1, 'the deleted reply, in the thread from before the move');
+    submit({ name: 'resnet', image: 'registry.example.org/ml/train:2.2' });
+    await eventually(() => replies(root).length === 2, 'the resubmitted reply');
+    await bot.settle();
+    const [deleted, resubmitted] = replies(root);
+    expect(shown(deleted)).toContain('Deleted');
+    expect(shown(resubmitted)).toContain('image tag `2.1` \u2192 `2.2`');
+    await eventually(() => header(slack.workspace.find(root.channel, root.ts)!)?.includes('Failed \u2192 resubmitted, running'), 'the root edited');
+    expect(topLevel()).toHaveLength(1);
+    // What the thread said is kept under the named cluster's keys.
+    const said = [...(await bot.store.ledgerKeys('fu'))];
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    for (const key of said) expect(key).toMatch(/^fu(-root)?:(wl:)?gpu-east\//);
+    neverBroadcast();
+  });
+
+  /** alice's resnet failed, was deleted and resubmitted (seen running): two replies under the failure's thread. */
+  async function resubmittedAndRunning(): Promise<PostedMessage> {
+    submit({ name: 'resnet' });
+    // No burst window: the stop comes long after the failure, so its own DM would not fold into the failure's.
+    bot = await sims.startBot({ ...config, alerts: { burstWindow: '0s' } });
+    fail('resnet');
+    const root = await eventually(() => topLevel()[0], 'the failure DM');
+    remove('resnet');
+    submit({ name: 'resnet', image: 'registry.example.org/ml/train:2.2' });
+    await eventually(() => replies(root).length === 2, 'the deleted and resubmitted replies');
+    await bot.settle();
+    return root;
+  }
+  const stop = (phaseMessage?: string) =>
+    kube.patch({ kind: 'TrainingWorkload', namespace: ns('vision'), name: 'resnet' }, (obj) => {
+      obj.status = { ...(obj.status as object), phase: 'Stopped', ...(phaseMessage ? { phaseMessage } : {}) };
+    });
+
+  it('tells a resubmission stopped by its owner once, in the thread: one reply, no top-level Stopped DM besides', async () => {
+    const root = await resubmittedAndRunning();
+    stop();
+    await eventually(() => replies(root).length === 3, 'the stopped reply');
+    await eventually(() => header(slack.workspace.find(root.channel, root.ts)!)?.includes('stopped'), 'the root edited');
+    await bot.settle();
+    expect(shown(replies(root)[2])).toContain('Stopped');
+    // One message for the stop: the reply. The only top-level DM is still the failure.
+    expect(topLevel()).toHaveLength(1);
+    expect(await allOutbox(bot.store)).toEqual([]);
+    neverBroadcast();
+  });
+
+  it('escalates a resubmission preempted by the scheduler as a new DM linking the thread, with no reply besides', async () => {
+    const root = await resubmittedAndRunning();
+    stop('Pod runai-vision/resnet-0-0 was preempted by higher priority workload runai-nlp/bert');
+    const escalated = await eventually(() => topLevel()[1], 'the stopped DM');
+    await eventually(() => header(slack.workspace.find(root.channel, root.ts)!)?.includes('stopped'), 'the root edited');
+    await bot.settle();
+    const permalink = `https://simulated.slack.com/archives/${root.channel}/p${root.ts.replace('.', '')}`;
+    expect(shown(escalated)).toContain('*Stopped* by the system (preempted)');
+    expect(shown(escalated)).toContain(`<${permalink}|the earlier alert's thread>`);
+    // Two top-level DMs in all (the failure, this one), and the thread has no stopped reply.
+    expect(topLevel()).toHaveLength(2);
+    expect(replies(root)).toHaveLength(2);
+    expect(await allOutbox(bot.store)).toEqual([]);
     neverBroadcast();
   });
 

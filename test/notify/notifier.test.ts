@@ -1,13 +1,14 @@
 /**
  * The notifier plans before it enriches (issue 22): the real bot (Bolt, client-node, SQLite)
  * against the simulated API server and Slack. What is planned to nobody costs no pod list, no
- * event or log read, no message and no ledger row; what is planned is queued with its plan; a
- * mute set after planning still stops it.
+ * event or log read, no message and no ledger row (planned again after a restart, still at no
+ * such cost, and not counted for the operators again); what is planned is queued with its plan;
+ * a mute set after planning still stops it.
  */
 import { muteScope } from '../../src/notify/mutes.js';
 import type { FakeKube } from '../../src/sim/kube-apiserver.js';
 import { ALICE, BOB, type SlackSimulator } from '../fakes/slack.js';
-import { eventually, type TestBot } from '../helpers/bot.js';
+import { eventually, tempDir, type TestBot } from '../helpers/bot.js';
 import { useSimulators } from '../helpers/sims.js';
 import { allOutbox, sqliteOf } from '../helpers/store.js';
 import { ns, pod, workloadCr } from '../helpers/workloads.js';
@@ -65,6 +66,31 @@ describe('the notifier plans before it enriches', () => {
     expect(await skipped(bot)).toEqual({ 'not-opted-in': 20 });
   });
 
+  it('plans what it dropped again after a restart (remembered in memory only), and that costs no read of the cluster and no Slack call', async () => {
+    const dir = tempDir();
+    const names = Array.from({ length: 20 }, (_, i) => `train-${i}`);
+    for (const [i, name] of names.entries()) {
+      kube.apply(workloadCr({ name, project: 'vision', owner: i % 2 ? 'alice' : 'bob' }));
+      kube.apply(pod({ workload: name, project: 'vision' }));
+    }
+    let bot = await sims.startBot(config, { dir });
+    await bot.settle();
+    for (const name of names) kube.setPhase('TrainingWorkload', ns('vision'), name, 'Completed');
+    await eventually(async () => (await skipped(bot))['not-opted-in'] === 20 && true, '20 completions planned');
+    await bot.settle();
+    const slackCalls = slack.calls.length;
+
+    // A new process on the same store, within the lookback: each is owed and planned to nobody again.
+    kube.resetRequests();
+    bot = await sims.startBot(config, { dir });
+    await eventually(async () => (await skipped(bot))['not-opted-in'] === 20 && true, 'the 20 planned again');
+    await bot.settle();
+    expect(enrichmentRequests(kube)).toEqual([]);
+    // The owners were looked up before the restart and are cached in the store: no lookup, no post.
+    expect(slack.calls.slice(slackCalls).map((c) => c.method).filter((m) => m !== 'auth.test' && !m.startsWith('apps.'))).toEqual([]);
+    expect(ledgerRows(bot)).toBe(0);
+  });
+
   it('enriches and sends a Completed notice to the owner who opted in, and only to them', async () => {
     kube.apply(workloadCr({ name: 'a', project: 'vision', owner: 'alice' }));
     kube.apply(workloadCr({ name: 'b', project: 'vision', owner: 'bob' }));
@@ -99,6 +125,35 @@ describe('the notifier plans before it enriches', () => {
     await bot.settle();
     expect(enrichmentRequests(kube)).toEqual([]);
     expect(slack.messagesTo(ALICE.id)).toHaveLength(0);
+  });
+
+  it('counts a muted failure into the operators\' burst summary once: not into a new burst again after a restart', async () => {
+    const dir = tempDir();
+    slack.addChannel('C0OPS', 'ops');
+    slack.inviteBot('C0OPS');
+    const withOps = { ...config, slack: { opsChannel: 'C0OPS' }, alerts: { burstWindow: '1s', opsBurstThreshold: 2 } };
+    let offsetMs = 0;
+    const now = () => new Date(Date.now() + offsetMs);
+    for (const name of ['resnet', 'bert']) kube.apply(workloadCr({ name, project: 'vision', owner: 'alice' }));
+    let bot = await sims.startBot(withOps, { dir, now });
+    await bot.store.mute(ALICE.id, muteScope.project('vision'), undefined);
+    await bot.settle();
+    for (const name of ['resnet', 'bert']) {
+      kube.apply(pod({ workload: name, project: 'vision', exitCode: 1 }));
+      kube.setPhase('TrainingWorkload', ns('vision'), name, 'Failed');
+    }
+    await eventually(async () => (await skipped(bot))['muted-project'] === 2 && true, 'both muted failures planned');
+    await eventually(async () => (await bot.settle(), slack.messagesTo('C0OPS').length === 1), 'the operators\' summary of the burst');
+
+    // A restart ten minutes later, within the lookback: both are owed and planned to nobody again, but they are old news to the operators.
+    offsetMs = 10 * 60_000;
+    bot = await sims.startBot(withOps, { dir, now });
+    await eventually(async () => (await skipped(bot))['muted-project'] === 2 && true, 'both planned again');
+    await bot.settle();
+    await bot.notifier.flushBursts();
+    await bot.settle();
+    expect(slack.messagesTo('C0OPS')).toHaveLength(1);
+    expect(await allOutbox(bot.store)).toEqual([]);
   });
 
   /**

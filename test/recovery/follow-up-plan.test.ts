@@ -5,7 +5,7 @@
  */
 import { followUpChain } from '../../src/keys.js';
 import type { LifecycleState, Workload } from '../../src/model.js';
-import { awaitsResubmission, planFollowUp, resubmissionAdvice, statusEvents } from '../../src/recovery/follow-up-plan.js';
+import { awaitsResubmission, planFollowUp, resubmissionAdvice, statusEvents, stopCauseOf, stoppedFollowUp, type StopCause } from '../../src/recovery/follow-up-plan.js';
 import { submissionOf } from '../../src/recovery/submission.js';
 import type { StoredFollowUpThread } from '../../src/store/port.js';
 import type { FollowUpEvent } from '../../src/messages/follow-ups.js';
@@ -146,5 +146,34 @@ describe('resubmissionAdvice', () => {
 
   it('has nothing to say without the earlier submission', () => {
     expect(resubmissionAdvice(thread(), before)).toBeUndefined();
+  });
+});
+
+describe('stopCauseOf and stoppedFollowUp: who stopped the workload a thread follows, and how it is told', () => {
+  const stopped = (phaseMessage?: string, podReason?: string) => ({
+    owner: 'alice',
+    phaseMessage,
+    pods: podReason ? [{ name: 'job-0-0', namespace: 'runai-vision', reason: podReason, containers: [] }] : [],
+  });
+  it.each<[string, ReturnType<typeof stopped>, StopCause, 'reply' | 'escalate']>([
+    ['nothing says who: no one named, a reply', stopped(), { by: 'unnamed' }, 'reply'],
+    ['a phase message naming no one', stopped('Workload stopped'), { by: 'unnamed' }, 'reply'],
+    ['stopped by its owner (username)', stopped('Workload stopped by alice'), { by: 'owner' }, 'reply'],
+    ['stopped by its owner (email)', stopped('suspended by user Alice@example.org'), { by: 'owner' }, 'reply'],
+    ['stopped by another person', stopped('Workload stopped by bob'), { by: 'someone-else', who: 'bob' }, 'escalate'],
+    ['preempted (the scheduler\'s Evict words)', stopped('Pod runai-vision/job-0-0 was preempted by higher priority workload runai-nlp/bert'), { by: 'system', why: 'preempted' }, 'escalate'],
+    ['reclaimed by another project', stopped('reclaimed by job nlp-train'), { by: 'system', why: 'reclaimed' }, 'escalate'],
+    ['stopped by a project timeout (policy)', stopped('Workload stopped by project timeout'), { by: 'system', why: 'timeout' }, 'escalate'],
+    ['its pod was evicted', stopped(undefined, 'Evicted'), { by: 'system', why: 'evicted' }, 'escalate'],
+    ['a pod reason that is no stop (OOMKilled is the container\'s)', stopped(undefined, 'OOMKilled'), { by: 'unnamed' }, 'reply'],
+  ])('%s', (_, w, cause, told) => {
+    expect(stopCauseOf(w)).toEqual(cause);
+    expect(stoppedFollowUp(cause)).toBe(told);
+  });
+
+  it('reads only the head of a megabyte of phase message, in linear time', () => {
+    const started = performance.now();
+    expect(stopCauseOf(stopped(`${'stopped  '.repeat(120_000)}preempted`)).by).toBe('unnamed');
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -1,16 +1,38 @@
 import { planAdoption, type AdoptionPlan, type AdoptionRows } from '../../src/store/adoption-plan.js';
-import type { OutboxTarget } from '../../src/store/port.js';
+import type { OutboxTarget, StoredFollowUpThread } from '../../src/store/port.js';
 
 const owner: OutboxTarget = { type: 'owner', owner: 'alice', project: 'vision', workload: 'runai-vision/job' };
 const rewrite = (anchorKey: string): OutboxTarget => ({ type: 'burst', anchorKey });
-const rows = (partial: Partial<AdoptionRows>): AdoptionRows => ({ ledger: [], outbox: [], bursts: [], entries: [], ...partial });
-const nothing: AdoptionPlan = { ledger: { renames: [], drops: [] }, outbox: { updates: [], drops: [] }, bursts: [], entries: { updates: [], drops: [] } };
+const rows = (partial: Partial<AdoptionRows>): AdoptionRows => ({ ledger: [], outbox: [], bursts: [], entries: [], threads: [], ...partial });
+const nothing: AdoptionPlan = { ledger: { renames: [], drops: [] }, outbox: { updates: [], drops: [] }, bursts: [], entries: { updates: [], drops: [] }, threads: { updates: [], drops: [] } };
 const plan = (partial: { [K in keyof AdoptionPlan]?: Partial<AdoptionPlan[K]> }): AdoptionPlan => ({
   ledger: { ...nothing.ledger, ...partial.ledger },
   outbox: { ...nothing.outbox, ...partial.outbox },
   bursts: (partial.bursts as AdoptionPlan['bursts'] | undefined) ?? [],
   entries: { ...nothing.entries, ...partial.entries },
+  threads: { ...nothing.threads, ...partial.threads },
 });
+/** The thread of resnet's failure in `cluster` (none: the unnamed cluster), following `current`. */
+const thread = (cluster: string | undefined, current: string): StoredFollowUpThread => {
+  const id = (uid: string) => (cluster ? `${cluster}/${uid}` : uid);
+  return {
+    chain: `${cluster ?? ''}/runai-vision/resnet`,
+    rootKey: `wl:${id('u1')}:Failed`,
+    current,
+    lastState: 'Deleted',
+    alerted: 'Failed',
+    endedAt: '2026-11-30T10:00:00.000Z',
+    events: ['deleted'],
+    rootPayload: { text: 'resnet failed' },
+    name: 'resnet',
+    owner: 'alice',
+    project: 'vision',
+    muteScope: cluster ? `${cluster}/runai-vision/resnet` : 'runai-vision/resnet',
+    folded: false,
+    updatedAt: '2026-11-30T10:00:00.000Z',
+  };
+};
+const reply = (rootKey: string, edit?: true): OutboxTarget => ({ type: 'thread', rootKey, project: 'vision', workload: 'runai-vision/resnet', ...(edit ? { edit } : {}) });
 
 describe('planAdoption: what a single-cluster store\'s keys become in the cluster gpu-east', () => {
   it.each<[string, AdoptionRows, AdoptionPlan]>([
@@ -82,6 +104,30 @@ describe('planAdoption: what a single-cluster store\'s keys become in the cluste
       rows({ ledger: ['wl:u2:Failed'], bursts: ['wl:gpu-west/a:Failed'], entries: [{ key: 'wl:u2:Failed', anchorKey: 'wl:gpu-west/a:Failed', told: true }] }),
       plan({ ledger: { renames: [['wl:u2:Failed', 'wl:gpu-east/u2:Failed']] }, entries: { updates: [{ key: 'wl:u2:Failed', newKey: 'wl:gpu-east/u2:Failed', anchorKey: 'wl:gpu-west/a:Failed' }] } }),
     ],
+    [
+      'follow-ups told in the thread and the root\'s edit are renamed with their alert',
+      rows({ ledger: ['wl:u1:Failed', 'fu:u1:1-deleted', 'fu-root:wl:u1:Failed', 'fu:gpu-west/u7:1-deleted'] }),
+      plan({ ledger: { renames: [['wl:u1:Failed', 'wl:gpu-east/u1:Failed'], ['fu:u1:1-deleted', 'fu:gpu-east/u1:1-deleted'], ['fu-root:wl:u1:Failed', 'fu-root:wl:gpu-east/u1:Failed']] } }),
+    ],
+    [
+      'a queued follow-up and a queued root edit are renamed, their root with them (else sent to no thread, and dropped)',
+      rows({ outbox: [{ id: 1, key: 'fu:u1:2-resubmitted', target: reply('wl:u1:Failed') }, { id: 2, key: 'fu-root:wl:u1:Failed', target: reply('wl:u1:Failed', true) }] }),
+      plan({
+        outbox: {
+          updates: [
+            { id: 1, key: 'fu:gpu-east/u1:2-resubmitted', target: reply('wl:gpu-east/u1:Failed') },
+            { id: 2, key: 'fu-root:wl:gpu-east/u1:Failed', target: reply('wl:gpu-east/u1:Failed', true) },
+          ],
+        },
+      }),
+    ],
+    ['a follow-up queued unnamed and told named: not sent again', rows({ ledger: ['fu:gpu-east/u1:1-deleted'], outbox: [{ id: 1, key: 'fu:u1:1-deleted', target: reply('wl:u1:Failed') }] }), plan({ outbox: { drops: [1] } })],
+    [
+      'a thread moves to the named chain: its root, the workload it follows (a resubmission) and its mute scope with it',
+      rows({ threads: [thread(undefined, 'u2'), thread('gpu-west', 'gpu-west/u1')] }),
+      plan({ threads: { updates: [{ from: '/runai-vision/resnet', thread: { ...thread('gpu-east', 'gpu-east/u2') } }] } }),
+    ],
+    ['a thread under both names: the named one stays', rows({ threads: [thread(undefined, 'u1'), thread('gpu-east', 'gpu-east/u9')] }), plan({ threads: { drops: ['/runai-vision/resnet'] } })],
   ])('%s', (_, input, expected) => {
     expect(planAdoption(input, 'gpu-east')).toEqual(expected);
   });

@@ -5,7 +5,7 @@
  * the window, and a root's edit is coalesced — one queued item per root, the latest winning.
  */
 import { join } from 'node:path';
-import { followUpChain, rootEditKey } from '../../src/keys.js';
+import { followUpChain, followUpKey, rootEditKey } from '../../src/keys.js';
 import type { NewOutboxItem, Store, StoredFollowUpThread } from '../../src/store/port.js';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { SqliteStore } from '../../src/store/sqlite/index.js';
@@ -149,6 +149,31 @@ function contract(name: string, make: () => Backend | Promise<Backend>, describe
         await other.close();
       }
       expect((await allOutbox(store)).filter((i) => i.key === rootEditKey(root))).toHaveLength(1);
+    });
+
+    it('gives the unnamed cluster\'s threads to the named cluster that adopts the store: chain, root, followed workload, told and queued follow-ups', async () => {
+      await store.putWorkload({ uid: 'u2', namespace: 'runai-vision', name: 'resnet', project: 'vision', owner: 'alice', kind: 'TrainingWorkload', state: 'Running', stateSince: T0.toISOString(), snapshot: '{}' });
+      const unnamed = thread('resnet', { chain: followUpChain({ namespace: 'runai-vision', name: 'resnet' }), rootKey: 'wl:u1:Failed', current: 'u2', muteScope: 'runai-vision/resnet', events: ['deleted', 'resubmitted'] });
+      await store.putFollowUpThread(unnamed);
+      await store.putFollowUpThread(thread('bert'));
+      await store.recordSent({ key: 'wl:u1:Failed', recipient: 'U1', channel: 'D1', ts: '1.1', sentAt: T0.toISOString() });
+      await store.recordSent({ key: followUpKey('u1', 1, 'deleted'), recipient: 'U1', channel: 'D1', ts: '1.2', sentAt: T0.toISOString() });
+      const reply = { type: 'thread' as const, rootKey: 'wl:u1:Failed', project: 'vision', workload: 'runai-vision/resnet' };
+      await store.enqueue({ key: followUpKey('u1', 2, 'resubmitted'), kind: 'follow-up', target: reply, payload: { text: 'resubmitted' } }, at(1));
+      await store.queueCoalescedEdit({ key: rootEditKey('wl:u1:Failed'), kind: 'root-edit', target: { ...reply, edit: true }, payload: { text: 'resnet: Failed → resubmitted' } }, at(1));
+
+      await store.adoptUnnamedCluster('gpu-east');
+      const chain = followUpChain({ cluster: 'gpu-east', namespace: 'runai-vision', name: 'resnet' });
+      const threads = await store.followUpThreads([unnamed.chain, chain, thread('bert').chain]);
+      expect([...threads.keys()].sort()).toEqual([thread('bert').chain, chain]);
+      expect(threads.get(chain)).toEqual({ ...unnamed, chain, rootKey: 'wl:gpu-east/u1:Failed', current: 'gpu-east/u2', muteScope: 'gpu-east/runai-vision/resnet' });
+      expect(threads.get(thread('bert').chain)).toEqual(thread('bert'));
+      expect([...(await store.ledgerKeys(''))].sort()).toEqual(['fu:gpu-east/u1:1-deleted', 'wl:gpu-east/u1:Failed']);
+      const rooted = { ...reply, rootKey: 'wl:gpu-east/u1:Failed' };
+      expect((await allOutbox(store)).map((i) => [i.key, i.target])).toEqual([
+        ['fu:gpu-east/u1:2-resubmitted', rooted],
+        ['fu-root:wl:gpu-east/u1:Failed', { ...rooted, edit: true }],
+      ]);
     });
   });
 }

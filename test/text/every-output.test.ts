@@ -17,7 +17,7 @@ import { checkpointNote } from '../../src/messages/status-notes.js';
 import { redactedTail } from '../../src/slack/save-log.js';
 import { buildOwnerNotice } from '../../src/messages/maintenance.js';
 import { withOwnerNote } from '../../src/notify/outbox.js';
-import { buildFailedAgainDm, buildResubmittedReply, buildStateFollowUp, withRootStatus } from '../../src/messages/follow-ups.js';
+import { buildFailedAgainDm, buildResubmittedReply, buildStateFollowUp, buildStoppedElsewhereDm, withRootStatus } from '../../src/messages/follow-ups.js';
 import { buildLogTip, buildMaskedFailureDm, checkpointLine, logLossLine } from '../../src/messages/log-advice.js';
 import { lastCheckpoint } from '../../src/recovery/checkpoint.js';
 import { diffSubmission } from '../../src/recovery/diff.js';
@@ -131,6 +131,8 @@ const slackOutputs: Array<[string, () => unknown]> = [
   ['follow-up: completed', () => buildStateFollowUp('completed', workload, { resubmission: true })],
   ['root status edit', () => withRootStatus(buildWorkloadAlert({ workload, state: 'Failed', triage }), field, 'Failed \u2192 resubmitted, running')],
   ['failed again DM', () => buildFailedAgainDm({ workload, state: 'Failed', triage, site: { pod: field, node: field } }, { permalink: 'https://runai.example.org/archives/D0123/p1732870000123456', failures: 3 })],
+  ['stopped-by-someone-else DM (the stopper named by the cluster)', () => buildStoppedElsewhereDm({ workload: { ...workload, state: 'Stopped' }, state: 'Stopped' }, { permalink: 'https://runai.example.org/archives/D0123/p1732870000123456' }, { by: 'someone-else', who: field })],
+  ['stopped-by-the-system DM', () => buildStoppedElsewhereDm({ workload: { ...workload, state: 'Stopped' }, state: 'Stopped' }, {}, { by: 'system', why: field })],
   ['log-saving tip, one per finding', () => findings.map((f) => buildLogTip(workload, f))],
   ['masked-failure DM', () => buildMaskedFailureDm(workload, masked!, 'https://runai.example.org')],
   ['failure DM log-loss line', () => ({ text: logLossLine(findings), blocks: [] })],

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { WORKLOAD_KEY_PREFIXES } from '../../keys.js';
 import { workloadIdPrefix } from '../../model.js';
 import { planAdoption, type AdoptionPlan, type AdoptionRows } from '../adoption-plan.js';
-import type { OutboxTarget } from '../port.js';
+import type { OutboxTarget, StoredFollowUpThread } from '../port.js';
 import { escapeLike } from '../rows.js';
 import type { PostgresDatabase } from './database.js';
 
@@ -36,11 +36,13 @@ async function keyedRows(db: PostgresDatabase, c: pg.PoolClient): Promise<Adopti
   const outbox = await db.rows('SELECT id, key, target FROM outbox', [], c);
   const bursts = await db.rows('SELECT anchor_key FROM bursts', [], c);
   const entries = await db.rows('SELECT key, anchor_key, told FROM burst_entries', [], c);
+  const threads = await db.rows('SELECT json FROM follow_up_threads', [], c);
   return {
     ledger: ledger.map((r) => r.key as string),
     outbox: outbox.map((r) => ({ id: Number(r.id), key: r.key as string, target: JSON.parse(r.target as string) as OutboxTarget })),
     bursts: bursts.map((r) => r.anchor_key as string),
     entries: entries.map((r) => ({ key: r.key as string, anchorKey: r.anchor_key as string, told: r.told === true })),
+    threads: threads.map((r) => JSON.parse(r.json as string) as StoredFollowUpThread),
   };
 }
 
@@ -71,4 +73,9 @@ async function applyPlan(c: pg.PoolClient, plan: AdoptionPlan): Promise<void> {
     entries.updates.map((u) => u.anchorKey),
   ]);
   await c.query('DELETE FROM bursts WHERE anchor_key = ANY($1::text[])', [bursts.map((b) => b.from)]);
+  await c.query('DELETE FROM follow_up_threads WHERE chain = ANY($1::text[])', [plan.threads.drops]);
+  await c.query(
+    'UPDATE follow_up_threads t SET chain = u.chain, root_key = u.root_key, json = u.json FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(from_chain, chain, root_key, json) WHERE t.chain = u.from_chain',
+    [plan.threads.updates.map((u) => u.from), plan.threads.updates.map((u) => u.thread.chain), plan.threads.updates.map((u) => u.thread.rootKey), plan.threads.updates.map((u) => JSON.stringify(u.thread))],
+  );
 }

@@ -7,7 +7,7 @@ import { WORKLOAD_KEY_PREFIXES } from '../../keys.js';
 import { workloadIdPrefix } from '../../model.js';
 import { planAdoption, type AdoptionPlan, type AdoptionRows } from '../adoption-plan.js';
 import { escapeLike, type Row } from '../rows.js';
-import type { OutboxTarget } from '../port.js';
+import type { OutboxTarget, StoredFollowUpThread } from '../port.js';
 import type { SqliteDatabase } from './database.js';
 
 export function adoptUnnamedCluster(db: SqliteDatabase, name: string): number {
@@ -31,11 +31,13 @@ function keyedRows(db: SqliteDatabase): AdoptionRows {
   const outbox = db.prepare('SELECT id, key, target FROM outbox').all() as Row[];
   const bursts = db.prepare('SELECT anchor_key FROM bursts').all() as { anchor_key: string }[];
   const entries = db.prepare('SELECT key, anchor_key, told FROM burst_entries').all() as Row[];
+  const threads = db.prepare('SELECT json FROM follow_up_threads').all() as { json: string }[];
   return {
     ledger: ledger.map((r) => r.key),
     outbox: outbox.map((r) => ({ id: Number(r.id), key: r.key as string, target: JSON.parse(r.target as string) as OutboxTarget })),
     bursts: bursts.map((r) => r.anchor_key),
     entries: entries.map((r) => ({ key: r.key as string, anchorKey: r.anchor_key as string, told: r.told === 1 })),
+    threads: threads.map((r) => JSON.parse(r.json) as StoredFollowUpThread),
   };
 }
 
@@ -51,4 +53,8 @@ function applyPlan(db: SqliteDatabase, plan: AdoptionPlan): void {
   for (const key of plan.entries.drops) db.prepare('DELETE FROM burst_entries WHERE key = ?').run(key);
   for (const { key, newKey, anchorKey } of plan.entries.updates) db.prepare('UPDATE burst_entries SET key = ?, anchor_key = ? WHERE key = ?').run(newKey, anchorKey, key);
   for (const { from } of plan.bursts) db.prepare('DELETE FROM bursts WHERE anchor_key = ?').run(from);
+  for (const chain of plan.threads.drops) db.prepare('DELETE FROM follow_up_threads WHERE chain = ?').run(chain);
+  for (const { from, thread } of plan.threads.updates) {
+    db.prepare('UPDATE follow_up_threads SET chain = ?, root_key = ?, json = ? WHERE chain = ?').run(thread.chain, thread.rootKey, JSON.stringify(thread), from);
+  }
 }
