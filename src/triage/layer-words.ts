@@ -11,6 +11,10 @@ import type { Category, EvidenceItem } from './types.js';
  * recognised piece of evidence (precedence.ts, the row 'layer words'), its summary says that
  * it is read from the log's words, and the result stays `recognised: false`.
  *
+ * Signals (SIGKILL, "Killed", the oom-killer, SIGSEGV, segfaults, SIGABRT) are not words here: precedence.ts weighs them in
+ * 'a signal the log reports', which tells a launcher's report from a list of guesses (Ray's
+ * "potential root causes"); voting on them again would undo that.
+ *
  * Linear: each voting line is split into tokens once (a character loop, no regex), each token
  * is one Map lookup plus a few fixed prefix checks, and at most VOTING_LINES lines vote.
  */
@@ -38,14 +42,6 @@ export const LAYER_WORDS: ReadonlyMap<string, LayerWord> = new Map<string, Layer
   ['rendezvous', { category: 'nccl', source: 'pytorch/pytorch torch/distributed/elastic/rendezvous/api.py (RendezvousError, RendezvousTimeoutError)' }],
   ['allreduce', { category: 'nccl', source: 'NVIDIA/nccl src/collectives.cc (ncclAllReduce) and pytorch/gloo gloo/allreduce.h' }],
   ['shm', { category: 'host-oom', source: 'pytorch/pytorch torch/utils/data/_utils/signal_handling.py ("insufficient shared memory (shm)") and NVIDIA/nccl src/transport/shm.cc' }],
-  ['oom', { category: 'host-oom', source: 'torvalds/linux mm/oom_kill.c ("Out of memory: Killed process", the oom-killer, oom_kill_process)' }],
-  ['oomkilled', { category: 'host-oom', source: 'kubernetes/kubernetes pkg/kubelet/kuberuntime (container reason "OOMKilled")' }],
-  ['killed', { category: 'host-oom', source: 'torvalds/linux mm/oom_kill.c ("Killed process %d") and bash siglist.c (SIGKILL\'s name "Killed", what the shell prints)' }],
-  ['sigkill', { category: 'host-oom', source: 'pytorch/pytorch torch/distributed/elastic/multiprocessing/api.py ("Signal 9 (SIGKILL) received by PID"): in a container, the oom-killer\'s signal' }],
-  ['sigsegv', { category: 'crash', source: 'pytorch/pytorch torch/distributed/elastic/multiprocessing/api.py ("Signal 11 (SIGSEGV)"); signal(7)' }],
-  ['segfault', { category: 'crash', source: 'torvalds/linux arch/x86/mm/fault.c ("segfault at %lx ip %px")' }],
-  ['segmentation', { category: 'crash', source: 'glibc sysdeps/generic/siglist.h (SIGSEGV "Segmentation fault")' }],
-  ['sigabrt', { category: 'crash', source: 'signal(7) SIGABRT; torch elastic "Signal 6 (SIGABRT)"' }],
   ['modulenotfounderror', { category: 'import', source: PY_IMPORT }],
   ['importerror', { category: 'import', source: PY_IMPORT }],
   ['eacces', { category: 'permission', source: 'errno(3) EACCES "Permission denied"' }],
@@ -115,7 +111,10 @@ export function layersOfLine(line: string): Set<Category> {
     // Tokens longer than any word or stem's API name cannot name a layer the Map knows
     // beyond their first characters; cut them so that toLowerCase stays bounded per token.
     const token = line.slice(start, Math.min(i, start + 64));
-    const word = lookUp(token);
+    // `cuda:0` is a device's name (PyTorch c10/core/Device.cpp, "cuda:<index>"), not the CUDA
+    // layer failing: a device mismatch names it in passing.
+    const deviceName = i < n && line.charCodeAt(i) === 58 && token.length === 4 && token.toLowerCase() === 'cuda';
+    const word = deviceName ? undefined : lookUp(token);
     if (word) found.add(word.category);
     const lower = token.length <= 6 ? token.toLowerCase() : '';
     if (lower === 'memory' && prev1 === 'of' && prev2 === 'out') outOfMemory = true;

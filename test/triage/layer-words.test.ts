@@ -16,6 +16,9 @@ describe('layer words: the vote', () => {
     expect([...layersOfLine('worker ran out of memory')]).toEqual(['host-oom']);
     expect([...layersOfLine('the CUDA allocator ran out of memory')]).toEqual(['gpu-oom']);
     expect([...layersOfLine('ValueError: expected 3 channels')]).toEqual([]);
+    expect([...layersOfLine('Expected all tensors to be on the same device, but found cuda:0 and cpu')]).toEqual([]);
+    expect([...layersOfLine('The process is killed by SIGKILL by OOM killer')]).toEqual([]);
+    expect([...layersOfLine('(2) the worker exited due to a segfault (SIGSEGV)')]).toEqual([]);
   });
 
   it('cites a source for every word and stem', () => {
