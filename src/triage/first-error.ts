@@ -179,6 +179,12 @@ export class FirstErrorScanner {
   private header: Candidate | undefined;
   private awaiting: Candidate[] = [];
   /**
+   * The last candidate whose line ends with a colon, announcing that its cause follows
+   * (transformers' "Failed to import X because of the following error (look up to see its
+   * traceback):" and the error on the next line), and the number of the first line after it.
+   */
+  private announcer: { candidate: Candidate; next?: number } | undefined;
+  /**
    * Per writer, the candidate a later chained exception (Python after a chain marker, Java
    * `Caused by:`) belongs to. Only candidates: the chain of any other line is never shown.
    */
@@ -345,6 +351,7 @@ export class FirstErrorScanner {
     this.expireOpenState(lineNumber);
     if (this.openKey) this.openKey.end = lineNumber;
     if (this.awaiting.length > 0) this.feedAfterContext(line, lineNumber);
+    if (this.announcer && this.announcer.next === undefined && lineNumber > this.announcer.candidate.line.lineNumber && line.trim() !== '') this.announcer.next = lineNumber;
     if (!line.includes('\r')) {
       if (line.length > 0) this.examineSegment(cutSegment(line), lineNumber, prefiltered);
       return;
@@ -500,12 +507,21 @@ export class FirstErrorScanner {
     };
   }
 
-  /** Records the line as the candidate of its tier if it is the first there; returns it then. */
+  /**
+   * Records the line as the candidate of its tier if it is the first there; returns it then. A
+   * line that announces its cause with a final colon gives its place to that cause when the line
+   * right after it, from the same writer, is a recognised error of the same tier: the wrapper is
+   * kept as the cause's chained evidence.
+   */
   private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate | undefined {
-    if (this.best[classification.tier]) return undefined;
+    const existing = this.best[classification.tier];
+    const announced = existing !== undefined && this.announcer?.candidate === existing && this.announcer.next === lineNumber && existing.writer === writer && classification.tier >= TIER.recognised;
+    if (existing && !announced) return undefined;
     const candidate = this.candidate(classification, seg, lineNumber, source, writer);
+    if (existing && announced) candidate.chain = [...existing.chain, this.chainItem(existing.classification, existing.line.lineNumber)].slice(-CHAIN_KEPT);
     this.best[classification.tier] = candidate;
     this.awaiting.push(candidate);
+    this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : undefined;
     return candidate;
   }
 

@@ -60,8 +60,9 @@ const PREFILTER_ANCHORS = [
   // uv's resolver giving up, transformers' missing file, a training operator's replica exit,
   // the kubelet's restart back-off (vocabulary.ts).
   'no solution found', 'does not appear to have', 'exited with code', 'crashloopbackoff',
-  // miette's error glyph before a Rust CLI's error report (LEADING_ERROR), also as latin1 bytes.
-  '\u00d7 ', '\u00c3\u0097 ',
+  // The dynamic linker's "undefined symbol: %s" (glibc elf/dl-lookup.c), the import signature's
+  // words: a mangled C++ name after it rarely holds any word above.
+  'undefined symbol',
 ];
 export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
 /** The same, global, for scanning a whole chunk at once from a position. */
@@ -162,6 +163,12 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
   /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
   /pip's dependency resolver does not currently take into account/,
+  // A tool's advice printed after its error, naming the failure it advises on: uv's `help:` and
+  // `hint:` lines under a resolution error (astral-sh/uv, as its tests snapshot them), pip's `note: This error
+  // originates from a subprocess` (pypa/pip src/pip/_internal/exceptions.py DiagnosticPipError),
+  // TensorFlow's `Hint: If you want to see a list of allocated tensors when OOM happens`
+  // (tensorflow/core/common_runtime/executor.cc). The error is the line the advice follows.
+  /^\s*(?:help|hint|note):\s/i,
 ];
 
 /**
@@ -266,13 +273,8 @@ const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).j
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
-/**
- * A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()), or by the
- * `×` that miette, the diagnostics library of Rust CLIs (uv, pixi), puts before an error
- * report's first line (zkat/miette src/handlers/graphical.rs, the error theme's glyph; its causes
- * follow under `╰─▶`). The `×` also as UTF-8 bytes read as latin1 (C3 97), how a byte stream is scanned.
- */
-export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):|^\s{0,8}(?:\u00d7|\u00c3\u0097) \S/i;
+/** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
+export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
 /** A logger line at error level, glog and c10 E-lines included. */
 export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^(?:[\d:. -]{8,40}: )?[EF] [\w./-]{1,200}:\d{1,6}\] |^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */
