@@ -124,6 +124,7 @@ function siteLabel(site: FailureSite | undefined, source?: { pod?: string; conta
 export const UNRECOGNISED = {
   withLine: 'I could not tell the kind of failure from the log; read the error line.',
   withoutLine: 'I could not tell the kind of failure: the log has no error line and Kubernetes gave no reason.',
+  guess: 'I could not tell the kind of failure for sure; going by the words of its error lines, a guess:',
 } as const;
 
 /**
@@ -133,8 +134,11 @@ export const UNRECOGNISED = {
 export function verdictSection(triage: TriageResult): Block {
   // triage.advice quotes the guide's Safe recovery sentence and says what to change.
   const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
+  // A layer only read from the log's words (layer-words.ts) is offered as a guess, never as a diagnosis.
+  const guessed = !triage.recognised && triage.category !== 'other' && triage.evidence[0]?.role === 'log-words';
   const kind = triage.recognised
     ? `Category: *${forMrkdwn(triage.categoryLabel)}*.`
+    : guessed ? `${UNRECOGNISED.guess} *${forMrkdwn(triage.categoryLabel)}*.`
     : triage.firstError ? UNRECOGNISED.withLine : UNRECOGNISED.withoutLine;
   return section(`${verdict} ${kind}\n${forMrkdwn(triage.advice)}`);
 }

@@ -123,6 +123,7 @@ const DECIDED_BY: Readonly<Record<EvidenceRole, Evidence>> = {
   'termination-reason': 'termination-reason',
   'exit-code': 'exit-code',
   'pod-event': 'event',
+  'log-words': 'log',
 };
 
 /** Whether a row may decide, given how much the chosen line counts. */
@@ -174,7 +175,8 @@ export function decideCategory(line: Classification | null, logEvidence: readonl
       decidedBy: DECIDED_BY[item.role],
       strength: strengthOf(item, lineTier),
       evidence: [item, ...items.filter((e) => e !== item)],
-      recognised: item.category !== 'other' || item.recognised,
+      // A layer read from the log's words is a guess, not a recognised kind: the alert says so.
+      recognised: item.role !== 'log-words' && (item.category !== 'other' || item.recognised),
     };
   }
   return { category: 'other', transient: false, summary: 'No error found in the log', decidedBy: 'none', strength: STRENGTH.none, evidence: items, recognised: false };

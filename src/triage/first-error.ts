@@ -1,6 +1,7 @@
 import { TextDecoder } from 'node:util';
 import { lastRedraw, stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
+import { LayerVote } from './layer-words.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
   CAUSED_BY,
@@ -193,6 +194,8 @@ export class FirstErrorScanner {
   private lastExceptionLine = 0;
   private lastException: Classification | undefined;
   private describedExitCode: number | undefined;
+  /** The layers the error-looking lines name, the last resort when nothing is recognised. */
+  private readonly layerVote = new LayerVote();
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
   private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean }>();
   private readonly chained = new Set<string>();
@@ -402,6 +405,7 @@ export class FirstErrorScanner {
       this.tracebacks.delete(writer);
       if (traceback.header === this.header) this.header = undefined;
       const found = classifyExceptionLine(rest);
+      this.layerVote.add(rest, lineNumber);
       this.lastException = found;
       this.lastExceptionLine = lineNumber;
       if (traceback.chained) {
@@ -434,6 +438,7 @@ export class FirstErrorScanner {
     }
     const cause = CAUSED_BY.exec(rest);
     if (cause) {
+      this.layerVote.add(rest, lineNumber);
       this.considerJavaCause(classifyExceptionLine(rest.slice(cause[0].length)), seg, lineNumber, source, writer);
       return;
     }
@@ -441,6 +446,7 @@ export class FirstErrorScanner {
     if (exitCode) this.describedExitCode = Number(exitCode[1]);
     const found = classifyLine(rest);
     if (!found) return;
+    this.layerVote.add(rest, lineNumber);
     const candidate = this.consider(found, seg, lineNumber, source, writer);
     if (JAVA_EXCEPTION.test(rest) || EXCEPTION_LINE.test(rest)) {
       this.lastException = found;
@@ -550,6 +556,8 @@ export class FirstErrorScanner {
     // evidence even where an exception of no known kind outranked it as the line.
     const cascade = this.best[TIER.secondary];
     if (cascade && cascade !== best) items.push(evidenceItem('cascade', cascade.classification, cascade.line.lineNumber));
+    const words = this.layerVote.winner();
+    if (words) items.push(words);
     return items;
   }
 

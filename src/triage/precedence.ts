@@ -121,6 +121,13 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: "the line is an exception of no known kind, and the log itself says a process died of a signal (torchrun's exitcode -9 or -11, mpirun's signal 9, the shell's Killed, C++'s terminate): what a 137, 139 or 134 exit code would say, so it counts as one",
   },
   {
+    name: 'layer words',
+    from: ['log-words'],
+    over: ['other'],
+    lineBelow: 'recognised',
+    why: "nothing recognised decides and the line's category is other, but the log's error-looking lines clearly name one layer (cuda, cudnn, NCCL, gloo, shm, registry, Permission…: layer-words.ts): a weak reading, said to be one, rather than no reading",
+  },
+  {
     name: 'whatever the line says',
     from: ['line'],
     over: 'any',

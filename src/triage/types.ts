@@ -67,7 +67,9 @@ export type EvidenceRole =
   /** The container's termination reason or the pod's reason. */
   | 'termination-reason'
   | 'exit-code'
-  | 'pod-event';
+  | 'pod-event'
+  /** The layer the words of the log's error-looking lines name, when nothing was recognised (layer-words.ts). */
+  | 'log-words';
 
 /**
  * A finer kind of evidence than its category, where the precedence (precedence.ts) needs one:

@@ -76,6 +76,17 @@ const CASES: Record<string, Row[]> = {
     { line: line('other', TIER.exception), evidence: [item('cascade', 'nccl', { recognised: false })], category: 'other', decidedBy: 'log' },
     { line: line('import'), evidence: [item('cascade', 'host-oom', { recognised: false })], category: 'import', decidedBy: 'log' },
   ],
+  'layer words': [
+    // Only a line of category other, below a recognised error; every recognised row above outranks it.
+    { line: line('other', TIER.exception), evidence: [item('log-words', 'cuda', { recognised: false })], category: 'cuda', decidedBy: 'log' },
+    { line: line('other', TIER.mention), evidence: [item('log-words', 'cuda', { recognised: false })], hints: { exitCode: 137 }, category: 'host-oom', decidedBy: 'exit-code' },
+    { line: line('other', TIER.exception), evidence: [item('log-words', 'cuda', { recognised: false }), item('cascade', 'crash', { recognised: false })], category: 'crash', decidedBy: 'log' },
+    { line: line('other', TIER.exception), evidence: [item('log-words', 'cuda', { recognised: false }), item('chain', 'import')], category: 'import', decidedBy: 'log' },
+    { line: line('other', TIER.mention), evidence: [item('log-words', 'cuda', { recognised: false })], hints: { events: [{ reason: 'FailedMount' }] }, category: 'volume-mount', decidedBy: 'event' },
+    { line: line('other', TIER.exception), evidence: [item('log-words', 'cuda', { recognised: false })], hints: { reason: 'OOMKilled' }, category: 'host-oom', decidedBy: 'termination-reason' },
+    { line: { ...line('import', TIER.exception), kind: 'class' }, evidence: [item('log-words', 'cuda', { recognised: false })], category: 'import', decidedBy: 'log' },
+    { line: line('config'), evidence: [item('log-words', 'cuda', { recognised: false })], category: 'config', decidedBy: 'log' },
+  ],
   'whatever the line says': [
     { line: line('nccl', TIER.secondary), category: 'nccl', decidedBy: 'log' },
     { line: line('other', TIER.mention), hints: { exitCode: 1 }, category: 'other', decidedBy: 'log' },
