@@ -1,18 +1,10 @@
-import { triageText, type Category } from '../../src/triage/index.js';
+import { itTriagesEach, type LogCase } from './log-cases.js';
 
 /**
  * The kinds of miss issue 24 lists, each as a short log in the words the software prints
  * (vocabulary.ts cites them): the first line an engineer would point at, and the category.
  */
-interface Case {
-  log: string[];
-  /** 1-based number of the line that must be chosen. */
-  line: number;
-  category: Category;
-  transient?: boolean;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, LogCase> = {
   'a registry answering 502 while an image is pulled': {
     log: [
       '  Normal   Pulling    2m (x3 over 4m)  kubelet  Pulling image "nvcr.io/nvidia/pytorch:24.05-py3"',
@@ -113,10 +105,5 @@ const CASES: Record<string, Case> = {
 };
 
 describe('the kinds of miss of issue 24', () => {
-  it.each(Object.entries(CASES))('%s', (_name, c) => {
-    const r = triageText(`${c.log.join('\n')}\n`);
-    expect(r.firstError?.lineNumber).toBe(c.line);
-    expect(r.category).toBe(c.category);
-    if (c.transient !== undefined) expect(r.transient).toBe(c.transient);
-  });
+  itTriagesEach(CASES);
 });

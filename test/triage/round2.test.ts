@@ -1,20 +1,13 @@
 import { splitPrefix } from '../../src/triage/line-prefix.js';
-import { triageText, type Category } from '../../src/triage/index.js';
+import { triageText } from '../../src/triage/index.js';
+import { itTriagesEach, type LogCase } from './log-cases.js';
 
 /**
  * What the dev2 set (test/fixtures/logs/dev2) showed the triage misreading, each as a short
  * log in the words the software prints (vocabulary.ts cites them), not a copy of a dev2 log:
  * the mechanism, not the log, is what is tested. Each case fails with its mechanism removed.
  */
-interface Case {
-  log: string[];
-  /** 1-based number of the line that must be chosen. */
-  line: number;
-  category: Category;
-  transient?: boolean;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, LogCase> = {
   "a compiler the kernel killed during a build is out of host memory, not a crash": {
     log: ['[ 40%] Building CXX object src/CMakeFiles/ops.dir/kernels.cpp.o', 'g++: fatal error: Killed signal terminated program cc1plus', 'compilation terminated.', 'make[2]: *** [src/CMakeFiles/ops.dir/build.make:90: src/CMakeFiles/ops.dir/kernels.cpp.o] Error 1'],
     line: 2,
@@ -220,12 +213,7 @@ const CASES: Record<string, Case> = {
 };
 
 describe('the kinds of miss the dev2 set showed', () => {
-  it.each(Object.entries(CASES))('%s', (_name, c) => {
-    const r = triageText(`${c.log.join('\n')}\n`);
-    expect(r.firstError?.lineNumber).toBe(c.line);
-    expect(r.category).toBe(c.category);
-    if (c.transient !== undefined) expect(r.transient).toBe(c.transient);
-  });
+  itTriagesEach(CASES);
 
   it("takes the exit code a pasted kubectl describe states when the cluster gave none, and the cluster's over it", () => {
     const describe = ['    Last State:     Terminated', '      Reason:       Error', '      Exit Code:    137', '      Started:      Fri, 15 Sep 2023 09:56:14 +0200', ''].join('\n');

@@ -1,19 +1,12 @@
-import { triageText, type Category } from '../../src/triage/index.js';
+import { triageText } from '../../src/triage/index.js';
+import { itTriagesEach, type LogCase } from './log-cases.js';
 
 /**
  * What round 3 of dev2 (issue 24, the accelerator and memory side) showed the triage
  * misreading, each as a short log in the words the software prints (vocabulary.ts and
  * signatures.ts cite them), not a copy of a dev2 log. Each case fails with its mechanism removed.
  */
-interface Case {
-  log: string[];
-  /** 1-based number of the line that must be chosen. */
-  line: number;
-  category: Category;
-  transient?: boolean;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, LogCase> = {
   "a TensorRT engine of another TensorRT version is the image's CUDA stack, not an unknown server error": {
     log: [
       'I0412 09:00:01.000000 1 model_lifecycle.cc:469] loading: detector:1',
@@ -106,12 +99,7 @@ const CASES: Record<string, Case> = {
 };
 
 describe('the kinds of miss round 3 of dev2 showed (accelerator and memory)', () => {
-  it.each(Object.entries(CASES))('%s', (_name, c) => {
-    const r = triageText(`${c.log.join('\n')}\n`);
-    expect(r.firstError?.lineNumber).toBe(c.line);
-    expect(r.category).toBe(c.category);
-    if (c.transient !== undefined) expect(r.transient).toBe(c.transient);
-  });
+  itTriagesEach(CASES);
 
   it("keeps a prompt's command out of the way without hiding the output after it", () => {
     const r = triageText("user@box:/srv$ grep 'CUDA error: an illegal memory access' train.log\nRuntimeError: CUDA error: an illegal memory access was encountered\n");

@@ -1,23 +1,15 @@
-import { triageText, type Category, type TriageHints } from '../../src/triage/index.js';
 import { unrecognisedException } from '../../src/triage/signatures.js';
 import { EXCEPTION_MODULES } from '../../src/triage/vocabulary.js';
+import { itTriagesEach, type LogCase } from './log-cases.js';
 
 /**
  * Round 3 of dev2 (platform and application failures): the general mechanisms it asked for,
  * each as a short log written for the mechanism, not a copy of a dev2 log. Each case fails with
  * its mechanism removed.
  */
-interface Case {
-  log: string[];
-  /** 1-based number of the line that must be chosen. */
-  line: number;
-  category: Category;
-  hints?: TriageHints;
-}
-
 const traceback = (exception: string): string[] => ['Traceback (most recent call last):', '  File "/app/train.py", line 41, in <module>', '    main()', exception];
 
-const CASES: Record<string, Case> = {
+const CASES: Record<string, LogCase> = {
   "an exception of Hydra's whose message names nothing known is the configuration, not other": {
     log: traceback("hydra.errors.HydraException: Interpolation key 'trainer.devices' was set twice"),
     line: 4,
@@ -79,10 +71,7 @@ const CASES: Record<string, Case> = {
 };
 
 describe('round 3 of dev2: platform and application mechanisms', () => {
-  it.each(Object.entries(CASES))('%s', (_name, c) => {
-    const r = triageText(`${c.log.join('\n')}\n`, c.hints);
-    expect([r.firstError?.lineNumber, r.category]).toEqual([c.line, c.category]);
-  });
+  itTriagesEach(CASES);
 
   it('takes a module only as a whole dotted prefix of the class, and each module names its layer', () => {
     for (const m of EXCEPTION_MODULES) {
