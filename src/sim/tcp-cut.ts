@@ -6,6 +6,13 @@
  * replicas) cannot express. `stallOpen()` stalls only the connections open now and forwards new
  * ones, as a proxy or load balancer that lost its upstream of a long request but still answers
  * (no close, no reset: TCP keepalive sees a live peer).
+ *
+ * Checked against how TCP fails in the world (RFC 9293 §3.5.2 on resets; iptables REJECT
+ * `--reject-with tcp-reset` versus DROP): `cut()` is the kind failure — a reset, as from a server
+ * that restarted or a firewall that rejects, so the client learns at once; `stall()` is the
+ * unkind one — a partition or a dropping firewall, where nothing ever answers and only the
+ * client's own timeouts end the wait. A test of an outage should say which it stands for;
+ * test/store/postgres-dropped-connection.test.ts runs PostgreSQL through both.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';

@@ -18,7 +18,7 @@ describePg('a PostgreSQL connection dropped mid-transaction', () => {
     relay = await startTcpCut(Number(new URL(TEST_DATABASE_URL).port || 5432));
     const url = new URL(TEST_DATABASE_URL);
     url.host = new URL(relay.url).host;
-    db = new PostgresDatabase({ url: url.toString(), connectionTimeoutMs: 1_000 });
+    db = new PostgresDatabase({ url: url.toString(), connectionTimeoutMs: 1_000, statementTimeoutMs: 500 });
   });
   afterEach(async () => {
     relay.restore();
@@ -47,5 +47,15 @@ describePg('a PostgreSQL connection dropped mid-transaction', () => {
       process.off('uncaughtException', listener);
     }
     // Without the client's error listener the second statement never settles: fail in bounded time.
+  }, 15_000);
+
+  it('fails a transaction whose path went silent (packets dropped, no reset) instead of waiting on it, and recovers', async () => {
+    // A partition or a firewall that drops, as opposed to cut()'s reset: the server never answers
+    // and TCP never says so. Only the client's own query timeout can end the wait.
+    expect(await db.rows('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    relay.stall();
+    await expect(db.tx((c) => c.query('SELECT 2'))).rejects.toThrow(/timeout/i);
+    relay.restore();
+    expect(await db.rows('SELECT 3 AS n')).toEqual([{ n: 3 }]);
   }, 15_000);
 });
