@@ -30,6 +30,13 @@ export interface LogTipsOptions {
    */
   deliverable(item: Pick<OutboxItem, 'key' | 'kind' | 'target' | 'payload'>): Promise<boolean>;
   queued(): void;
+  /**
+   * Whether this replica decides tips now (with ha: the leader; always without). Every replica
+   * sees every start, but a start must be decided once: a second replica deciding it after the
+   * first had queued its tip reads that kind as told lately and queues the next kind, two tips
+   * for one start. (Its check would also spend the leader's Slack lookups.)
+   */
+  decides?(): boolean;
   log: Logger;
   now(): Date;
 }
@@ -47,6 +54,7 @@ export class LogTips {
   started(workload: Workload, raw: unknown): void {
     const owner = workload.owner;
     if (!owner) return;
+    if (this.options.decides && !this.options.decides()) return;
     const findings = logAdvice(submissionOf(raw));
     if (!findings.length) return;
     const job = this.slots

@@ -47,6 +47,8 @@ export class OwnerPrefetcher {
   private loop?: Promise<void>;
   private sweepTimer?: NodeJS.Timeout;
   private wake?: () => void;
+  /** The owner taken off the queue and being checked (and looked up, when due) now. */
+  private checking?: string;
   private nextLookupAt = 0;
   private lookups = 0;
   private overflowed = 0;
@@ -73,9 +75,17 @@ export class OwnerPrefetcher {
     this.seen(owner);
   }
 
-  /** Owners waiting to be resolved (tests, benchmarks). */
+  /** Owners waiting to be resolved (tests, benchmarks); the one being checked is no longer waiting. */
   get waiting(): number {
     return this.queue.size;
+  }
+
+  /**
+   * No owner waiting nor being checked: every owner seen so far has its answer in the store (or
+   * waits out a failure's retry). `waiting` is 0 already while the last lookup is in flight.
+   */
+  get settled(): boolean {
+    return this.queue.size === 0 && this.checking === undefined;
   }
 
   start(): void {
@@ -118,30 +128,40 @@ export class OwnerPrefetcher {
         continue;
       }
       this.queue.delete(owner);
-      if (++reads % READS_PER_TURN === 0) await nextTurn();
-      const due = await this.options.owners.refreshDueAt(owner).catch((err: unknown) => this.failed(owner, err));
-      if (due === 'failed') continue;
-      if (due === undefined || due > this.options.now().getTime()) {
-        this.dueAt.set(owner, due ?? Infinity);
-        continue;
+      this.checking = owner;
+      try {
+        if (++reads % READS_PER_TURN === 0) await nextTurn();
+        await this.check(owner);
+      } finally {
+        this.checking = undefined;
       }
-      await this.turn();
-      if (!this.running) {
-        this.queue.add(owner);
-        return;
-      }
-      // Looked up at send time while this one waited its turn: nothing left to ask.
-      const still = await this.options.owners.refreshDueAt(owner).catch((err: unknown) => this.failed(owner, err));
-      if (still === 'failed') continue;
-      if (still === undefined || still > this.options.now().getTime()) {
-        this.dueAt.set(owner, still ?? Infinity);
-        continue;
-      }
-      this.nextLookupAt = performance.now() + 60_000 / (this.options.perMinute ?? DEFAULT_PER_MINUTE);
-      this.lookups++;
-      const next = await this.options.owners.refresh(owner).catch((err: unknown) => this.failed(owner, err));
-      if (next !== 'failed') this.dueAt.set(owner, next ?? Infinity);
     }
+  }
+
+  /** Looks the owner up if their answer is due, at the pace and after any pause; else notes when it will be. */
+  private async check(owner: string): Promise<void> {
+    const due = await this.options.owners.refreshDueAt(owner).catch((err: unknown) => this.failed(owner, err));
+    if (due === 'failed') return;
+    if (due === undefined || due > this.options.now().getTime()) {
+      this.dueAt.set(owner, due ?? Infinity);
+      return;
+    }
+    await this.turn();
+    if (!this.running) {
+      this.queue.add(owner);
+      return;
+    }
+    // Looked up at send time while this one waited its turn: nothing left to ask.
+    const still = await this.options.owners.refreshDueAt(owner).catch((err: unknown) => this.failed(owner, err));
+    if (still === 'failed') return;
+    if (still === undefined || still > this.options.now().getTime()) {
+      this.dueAt.set(owner, still ?? Infinity);
+      return;
+    }
+    this.nextLookupAt = performance.now() + 60_000 / (this.options.perMinute ?? DEFAULT_PER_MINUTE);
+    this.lookups++;
+    const next = await this.options.owners.refresh(owner).catch((err: unknown) => this.failed(owner, err));
+    if (next !== 'failed') this.dueAt.set(owner, next ?? Infinity);
   }
 
   /** Waits for the next lookup slot: the steady pace, and any pause Slack asked for (429). */

@@ -149,6 +149,9 @@ export function deliveryParts({ config, log, now, store, metrics, run, slackApp,
       return !!userId && target.type === 'owner' && wanted(owedOfItem({ ...item, target }), await planner.preferences(userId), now()).action !== 'drop';
     },
     queued: () => outbox.kick(),
+    // A start is decided by one replica, the leader (log-tips.ts says why); a start seen while no
+    // replica leads earns no tip, which the next start makes up.
+    decides: () => run.leading,
     log: log.child({ component: 'tips' }),
     now,
   });

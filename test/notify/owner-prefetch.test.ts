@@ -53,7 +53,7 @@ describe('owners resolved ahead of failures (real bot)', () => {
   });
   const resolved = (b: TestBot, people: SlackUser[]) => async () => {
     for (const p of people) if ((await b.store.cachedSlackUser(p.email!))?.userId !== p.id) return false;
-    return b.ownerPrefetch.waiting === 0;
+    return b.ownerPrefetch.settled;
   };
 
   it('looks each owner up once when their workloads are seen, so a burst of their failures calls neither users.lookupByEmail nor conversations.open', async () => {
@@ -61,12 +61,12 @@ describe('owners resolved ahead of failures (real bot)', () => {
     // Three workloads per owner: the relist queues owners, not workloads.
     for (const [i, p] of PEOPLE.entries()) for (let j = 0; j < 3; j++) addWorkload(kube, `job-${i}-${j}`, p.name);
     bot = await sims.startBot(config());
-    await eventually(resolved(bot, PEOPLE), 'every owner resolved in the background', 15_000);
+    await eventually(resolved(bot, PEOPLE), 'every owner resolved in the background', 30_000);
     expect(lookups().map((c) => c.body.email).sort()).toEqual(PEOPLE.map((p) => p.email).sort());
 
     const before = slack.calls.length;
     for (let i = 0; i < PEOPLE.length; i++) for (let j = 0; j < 3; j++) failWorkload(kube, `job-${i}-${j}`);
-    await eventually(() => PEOPLE.every((p) => slack.messagesTo(p.id).length > 0), 'a DM for every owner', 20_000);
+    await eventually(() => PEOPLE.every((p) => slack.messagesTo(p.id).length > 0), 'a DM for every owner', 30_000);
     await bot.notifier.flushBursts();
     await eventually(
       () => PEOPLE.every((p, i) => slack.workspace.conversation(p.id).some((m) => [0, 1, 2].every((j) => JSON.stringify(m).includes(`job-${i}-${j}`)))),
@@ -84,7 +84,7 @@ describe('owners resolved ahead of failures (real bot)', () => {
       expect(first.response).toMatchObject({ ok: true, channel: dm });
       expect(during.some((c) => c.method === 'chat.update' && c.body.channel === dm)).toBe(true);
     }
-  });
+  }, 120_000);
 
   it('uses a cached answer past its TTL at once, and refreshes it in the background, while lookups wait out a 429', async () => {
     const [alice] = PEOPLE;
@@ -98,15 +98,16 @@ describe('owners resolved ahead of failures (real bot)', () => {
     slack.rateLimitNext('users.lookupByEmail', 100, 60);
     bot = await sims.startBot(config(), { dir });
     // The background refresh asked once, met the 429, and every lookup now waits a minute.
-    await eventually(() => lookups().length === 1, 'the background refresh to ask Slack');
+    await eventually(() => lookups().length === 1, 'the background refresh to ask Slack', 30_000);
     expect(lookups()[0].status).toBe(429);
 
     failWorkload(kube, 'train-a');
-    const [dm] = await eventually(() => slack.messagesTo(alice.id).length > 0 && slack.messagesTo(alice.id), 'alice\'s DM from the stale answer');
+    // Well inside Slack's minute: the DM cannot have waited the 429 out.
+    const [dm] = await eventually(() => slack.messagesTo(alice.id).length > 0 && slack.messagesTo(alice.id), 'alice\'s DM from the stale answer', 30_000);
     expect(JSON.stringify(dm.body)).toContain('train-a');
     // The DM did not wait for a lookup: none was made on the failure path.
     expect(lookups()).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('sends the alerts of owners already resolved while a 429 holds the lookup of a new owner, and that one\'s alert after it', async () => {
     const [alice, bob] = PEOPLE;
@@ -117,34 +118,39 @@ describe('owners resolved ahead of failures (real bot)', () => {
     await seeded.cacheSlackUser(alice.email!, alice.id, new Date());
     await seeded.close();
     slack.rateLimitNext('users.lookupByEmail', 1, 3);
-    bot = await sims.startBot(config(), { dir });
+    // The pause Slack asks for (3 s) is kept on the bot's clock, which moves only when the test
+    // moves it: alice's DM is sent inside the pause however long a loaded machine takes over it.
+    let clock = new Date();
+    bot = await sims.startBot(config(), { dir, now: () => clock });
     // bob's background lookup met the 429 (alice was cached, so she was never asked about).
-    await eventually(() => lookups().length === 1, 'bob\'s background lookup');
+    await eventually(() => lookups().length === 1, 'bob\'s background lookup', 30_000);
     expect(lookups()[0]).toMatchObject({ status: 429, body: { email: bob.email } });
 
     failWorkload(kube, 'train-a');
     failWorkload(kube, 'train-b');
-    await eventually(() => slack.messagesTo(alice.id).length > 0, 'alice\'s DM');
-    // Sent inside the pause: no lookup since the 429.
+    await eventually(() => slack.messagesTo(alice.id).length > 0, 'alice\'s DM', 30_000);
+    // Sent inside the pause: no lookup since the 429, and bob's alert still waits for his.
     expect(lookups()).toHaveLength(1);
+    expect(slack.messagesTo(bob.id)).toHaveLength(0);
     // bob is not lost: his alert goes once lookups may go again.
-    const [dm] = await eventually(() => slack.messagesTo(bob.id).length > 0 && slack.messagesTo(bob.id), 'bob\'s DM after the pause', 15_000);
+    clock = new Date(clock.getTime() + 4000);
+    const [dm] = await eventually(() => slack.messagesTo(bob.id).length > 0 && slack.messagesTo(bob.id), 'bob\'s DM after the pause', 30_000);
     expect(JSON.stringify(dm.body)).toContain('train-b');
     expect(lookups().filter((c) => c.status === 200 && c.body.email === bob.email)).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('looks up at send time an owner the background has not reached yet', async () => {
     const [alice, bob] = PEOPLE;
     addWorkload(kube, 'train-a', alice.name);
     // One background lookup a minute: alice's takes the slot, bob waits in the queue.
     bot = await sims.startBot(config({ lookupsPerMinute: 1 }));
-    await eventually(() => lookups().length === 1, 'alice\'s background lookup');
+    await eventually(() => lookups().length === 1, 'alice\'s background lookup', 30_000);
     addWorkload(kube, 'train-b', bob.name, 'Failed');
     failWorkload(kube, 'train-b');
-    const [dm] = await eventually(() => slack.messagesTo(bob.id).length > 0 && slack.messagesTo(bob.id), 'bob\'s DM', 10_000);
+    const [dm] = await eventually(() => slack.messagesTo(bob.id).length > 0 && slack.messagesTo(bob.id), 'bob\'s DM', 30_000);
     expect(JSON.stringify(dm.body)).toContain('train-b');
     expect(lookups().map((c) => c.body.email)).toEqual([alice.email, bob.email]);
-  });
+  }, 90_000);
 
   it('sends each owner\'s first alert before burst rewrites, stuck warnings and the operators\' digest', async () => {
     let clock = new Date();
@@ -217,13 +223,16 @@ describe('OwnerPrefetcher (real directory, SQLite and simulated Slack)', () => {
     for (let round = 0; round < 3; round++) for (const p of PEOPLE.slice(0, 5)) prefetcher.seen(p.name);
     expect(prefetcher.waiting).toBe(3);
     prefetcher.start();
-    await eventually(() => prefetcher.waiting === 0 && lookedUp().length === 3, 'the three queued owners looked up');
+    // Settled: the queue is empty and no owner is being checked, so no lookup is still to come.
+    await eventually(() => prefetcher.settled, 'the three queued owners looked up', 15_000);
+    expect(lookedUp()).toHaveLength(3);
     for (const p of PEOPLE.slice(0, 5)) prefetcher.seen(p.name);
-    await eventually(() => prefetcher.waiting === 0 && lookedUp().length === 5, 'the other two, seen again');
+    await eventually(() => prefetcher.settled, 'the other two, seen again', 15_000);
     expect(lookedUp().sort()).toEqual(PEOPLE.slice(0, 5).map((p) => p.email).sort());
     // An owner mapped to a Slack user ID needs no lookup.
     prefetcher.seen('mapped');
-    await eventually(() => prefetcher.waiting === 0, 'the mapped owner checked');
+    expect(prefetcher.settled).toBe(false);
+    await eventually(() => prefetcher.settled, 'the mapped owner checked', 15_000);
     expect(lookedUp()).toHaveLength(5);
   });
 
@@ -232,19 +241,25 @@ describe('OwnerPrefetcher (real directory, SQLite and simulated Slack)', () => {
     prefetcher.seen(a.name);
     prefetcher.seen(b.name);
     prefetcher.start();
-    await eventually(() => lookedUp().length === 2 && prefetcher.waiting === 0, 'both looked up');
+    await eventually(() => prefetcher.settled, 'both looked up', 15_000);
+    expect(lookedUp().sort()).toEqual([a.email, b.email].sort());
     present = new Set([a.name]);
     // 20 hours on: past 80% of the 24-hour TTL, not past the TTL.
     clock = new Date(clock.getTime() + 20 * HOUR);
     prefetcher.sweep();
-    await eventually(() => lookedUp().length === 3, 'a looked up again');
+    // Settled, not merely asked: Slack sees the lookup before its answer is in the store.
+    expect(prefetcher.settled).toBe(false);
+    await eventually(() => prefetcher.settled, 'a looked up again', 15_000);
+    expect(lookedUp()).toHaveLength(3);
     expect(lookedUp()[2]).toBe(a.email);
     expect((await store.cachedSlackUser(a.email!))?.lookedUpAt).toBe(clock.toISOString());
     // b is gone: not looked up again, even when the sweep runs later.
     clock = new Date(clock.getTime() + HOUR);
     prefetcher.sweep();
     prefetcher.seen(a.name);
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing queued by either (b forgotten, a's answer fresh): settled with no lookup to come.
+    await eventually(() => prefetcher.settled, 'the sweep and the sighting checked', 15_000);
+    expect(prefetcher.waiting).toBe(0);
     expect(lookedUp()).toHaveLength(3);
   });
 });
