@@ -202,6 +202,8 @@ export class FirstErrorScanner {
   private readonly javaHeads = new Map<string, Candidate>();
   /** The last exception line of the log (two fields: one is set per traceback, on the hot path). */
   private lastExceptionLine = 0;
+  /** The log's first recognised CUDA error or GPU out-of-memory, evidence of an NCCL error chosen before it. */
+  private firstCudaError: { classification: Classification; lineNumber: number } | undefined;
   private lastException: Classification | undefined;
   private describedExitCode: number | undefined;
   /** The layers the error-looking lines name, the last resort when nothing is recognised. */
@@ -534,6 +536,7 @@ export class FirstErrorScanner {
    * terminate only says that a process aborted, its what() says why.
    */
   private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate | undefined {
+    if (!this.firstCudaError && classification.tier >= TIER.recognised && (classification.category === 'cuda' || classification.category === 'gpu-oom')) this.firstCudaError = { classification, lineNumber };
     const existing = this.best[classification.tier];
     const announced = existing !== undefined && this.announcer?.candidate === existing && this.announcer.next === lineNumber && existing.writer === writer
       && (classification.tier >= TIER.recognised || (this.announcer.terminate === true && WHAT_LINE.test(splitPrefix(stripAnsi(seg)).rest)));
@@ -574,6 +577,9 @@ export class FirstErrorScanner {
       if (detail && detail.tier >= TIER.recognised) items.push(evidenceItem('detail', detail, after.lineNumber));
     }
     items.push(...best.chain);
+    // NCCL's error names the CUDA failure it hit in its own lines, from any writer, at any distance.
+    const cuda = this.firstCudaError;
+    if (c.category === 'nccl' && cuda && cuda.lineNumber > best.line.lineNumber) items.push(evidenceItem('cuda-after-nccl', cuda.classification, cuda.lineNumber));
     if (this.lastException && this.lastExceptionLine !== best.line.lineNumber) items.push(evidenceItem('last-exception', this.lastException, this.lastExceptionLine));
     // A launcher's report of how a process died (torchrun's exitcode -9, mpirun's signal 9) is
     // evidence even where an exception of no known kind outranked it as the line.

@@ -55,6 +55,27 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'host-oom',
   },
+  "a CUDA error NCCL logs on its own line, with no rank prefix, after the rank's NCCL error: cuda": {
+    log: [
+      '[rank1]: RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5',
+      "gpu-node-4:2211:2290 [1] misc/cudawrap.cc:188 NCCL WARN Cuda failure 3 'initialization error'",
+    ],
+    line: 1,
+    category: 'cuda',
+  },
+  'and so when it comes further on than the lines right after the NCCL error': {
+    log: [
+      'RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5',
+      'ERROR:root:all-reduce of bucket 3 failed',
+      'step 400 aborted',
+      'saving emergency state',
+      'closing dataloader workers',
+      'tearing down process group',
+      "gpu-node-4:2211:2290 [1] transport/p2p.cc:272 NCCL WARN Cuda failure 'invalid argument'",
+    ],
+    line: 1,
+    category: 'cuda',
+  },
 };
 
 describe('round 4: mechanisms for the development sets\' remaining kinds of miss', () => {
