@@ -76,6 +76,14 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'cuda',
   },
+  "a GEMM kernel of TensorRT-LLM's or FlashInfer's that fails to run is the GPU's layer, not an unknown error": {
+    log: [
+      'Capturing CUDA graph for batch size 8',
+      "tvm.error.InternalError: Error in function 'run' at csrc/trtllm_batched_gemm_runner.cu:286: Error occurred when running GEMM! (numBatches: 64, GemmMNK: 8 7168 2048)",
+    ],
+    line: 2,
+    category: 'cuda',
+  },
 };
 
 describe('round 4: mechanisms for the development sets\' remaining kinds of miss', () => {
