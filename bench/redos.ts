@@ -64,6 +64,11 @@ export function pathologicalInputs(bytes: number): Array<[string, string]> {
     ['[[[ nesting', repeat('[', bytes)],
     ['Traceback + error x N', repeat('Traceback (most recent call last):\nRuntimeError: x\n', bytes)],
     ['error words x N', repeat('error failed Exception ', bytes)],
+    // A raise stands in for a cut traceback's exception line (first-error.ts standInForCutException).
+    ['raise x N in a traceback', `Traceback (most recent call last):\n${repeat('    raise ValueError("x")\n', bytes - 35)}`],
+    ['raise Error( x N, one line', repeat(' raise ValueError(', bytes)],
+    ['raise with ") x N', ` raise ValueError(${repeat('")', bytes - 18)}a`],
+    ['terminate then what() x N', repeat("terminate called after throwing an instance of 'E'\n  what():  x\n", bytes)],
     ['zero-width x N', repeat('hf_\u200b', bytes)],
     ['-u x N', repeat(' -u a:', bytes)],
     ['sig= x N', repeat('&sig=', bytes)],

@@ -120,6 +120,7 @@ const DECIDED_BY: Readonly<Record<EvidenceRole, Evidence>> = {
   chain: 'log',
   'last-exception': 'log',
   cascade: 'log',
+  'cuda-after-nccl': 'log',
   'termination-reason': 'termination-reason',
   'exit-code': 'exit-code',
   'pod-event': 'event',

@@ -6,16 +6,20 @@ import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
   CAUSED_BY,
   CHAIN_MARKER,
+  CUT_EXCEPTION_NAME,
   EXCEPTION_LINE,
   JAVA_EXCEPTION,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
+  TERMINATE_ANNOUNCES,
   TIER,
   TRACEBACK_HEADER,
   UNINDENTED_FRAME,
+  WHAT_LINE,
   classifyExceptionLine,
   classifyLine,
+  raisedException,
   type Classification,
 } from './signatures.js';
 import type { EvidenceItem, EvidenceRole, LogSource } from './types.js';
@@ -179,11 +183,17 @@ export class FirstErrorScanner {
   private header: Candidate | undefined;
   private awaiting: Candidate[] = [];
   /**
+   * The last `raise Name(…)` source line, as the candidate it would be if the paste was cut
+   * before its exception line (see raisedException), with the exception line it would print.
+   * `inTraceback`: it was a line of an open traceback of its writer.
+   */
+  private raise: { candidate: Candidate; exception: string; inTraceback: boolean } | undefined;
+  /**
    * The last candidate whose line ends with a colon, announcing that its cause follows
    * (transformers' "Failed to import X because of the following error (look up to see its
    * traceback):" and the error on the next line), and the number of the first line after it.
    */
-  private announcer: { candidate: Candidate; next?: number } | undefined;
+  private announcer: { candidate: Candidate; next?: number; terminate?: boolean } | undefined;
   /**
    * Per writer, the candidate a later chained exception (Python after a chain marker, Java
    * `Caused by:`) belongs to. Only candidates: the chain of any other line is never shown.
@@ -192,6 +202,8 @@ export class FirstErrorScanner {
   private readonly javaHeads = new Map<string, Candidate>();
   /** The last exception line of the log (two fields: one is set per traceback, on the hot path). */
   private lastExceptionLine = 0;
+  /** The log's first recognised CUDA error or GPU out-of-memory, evidence of an NCCL error chosen before it. */
+  private firstCudaError: { classification: Classification; lineNumber: number } | undefined;
   private lastException: Classification | undefined;
   private describedExitCode: number | undefined;
   /** The layers the error-looking lines name, the last resort when nothing is recognised. */
@@ -267,6 +279,7 @@ export class FirstErrorScanner {
       this.examineLine(last, this.lines);
       this.remember(`${last}\n`, this.lines);
     }
+    this.standInForCutException();
     let best: Candidate | null = null;
     for (let tier = this.best.length - 1; tier >= 0 && !best; tier--) best = this.best[tier] ?? null;
     best ??= this.header ?? null;
@@ -386,7 +399,11 @@ export class FirstErrorScanner {
     const { writer, source, rest } = splitPrefix(clean);
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
-      if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
+      if (rest.trim() === '' || /^\s/.test(rest)) {
+        // Frames and source lines; a raise among them stands in for the exception if the paste ends first.
+        this.rememberRaise(rest, seg, lineNumber, source, writer, true);
+        return;
+      }
       // A frame wrapped by the terminal leaves a bare name on its own line (`raise_if_low_memory`).
       if (/^[A-Za-z_]\w*\s*$/.test(rest) && !EXCEPTION_LINE.test(rest)) return;
       // Frames whose indentation the paste lost, and the source line each is followed by.
@@ -402,6 +419,8 @@ export class FirstErrorScanner {
         traceback.start = lineNumber;
         return;
       }
+      // The paste was cut inside the exception's dotted name: the traceback never ended.
+      if (CUT_EXCEPTION_NAME.test(rest)) return;
       this.tracebacks.delete(writer);
       if (traceback.header === this.header) this.header = undefined;
       const found = classifyExceptionLine(rest);
@@ -444,6 +463,7 @@ export class FirstErrorScanner {
     }
     const exitCode = DESCRIBED_EXIT_CODE.exec(rest);
     if (exitCode) this.describedExitCode = Number(exitCode[1]);
+    this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = classifyLine(rest);
     if (!found) return;
     this.layerVote.add(rest, lineNumber);
@@ -511,17 +531,23 @@ export class FirstErrorScanner {
    * Records the line as the candidate of its tier if it is the first there; returns it then. A
    * line that announces its cause with a final colon gives its place to that cause when the line
    * right after it, from the same writer, is a recognised error of the same tier: the wrapper is
-   * kept as the cause's chained evidence.
+   * kept as the cause's chained evidence. C++'s `terminate called after throwing an instance of
+   * 'T'` gives its place the same way to the `what():` line after it, recognised or not: the
+   * terminate only says that a process aborted, its what() says why.
    */
   private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate | undefined {
+    if (!this.firstCudaError && classification.tier >= TIER.recognised && (classification.category === 'cuda' || classification.category === 'gpu-oom')) this.firstCudaError = { classification, lineNumber };
     const existing = this.best[classification.tier];
-    const announced = existing !== undefined && this.announcer?.candidate === existing && this.announcer.next === lineNumber && existing.writer === writer && classification.tier >= TIER.recognised;
+    const announced = existing !== undefined && this.announcer?.candidate === existing && this.announcer.next === lineNumber && existing.writer === writer
+      && (classification.tier >= TIER.recognised || (this.announcer.terminate === true && WHAT_LINE.test(splitPrefix(stripAnsi(seg)).rest)));
     if (existing && !announced) return undefined;
     const candidate = this.candidate(classification, seg, lineNumber, source, writer);
     if (existing && announced) candidate.chain = [...existing.chain, this.chainItem(existing.classification, existing.line.lineNumber)].slice(-CHAIN_KEPT);
     this.best[classification.tier] = candidate;
     this.awaiting.push(candidate);
-    this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : undefined;
+    // C++'s terminate handler names the exception's type on one line and its what() on the next
+    // (TERMINATE_ANNOUNCES): the what() is the failure, whatever it is taken for.
+    this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : TERMINATE_ANNOUNCES.test(seg) ? { candidate, terminate: true } : undefined;
     return candidate;
   }
 
@@ -532,7 +558,7 @@ export class FirstErrorScanner {
       if (RETRY_NOTICE.test(shown)) this.demoteRetried(candidate);
     }
     this.awaiting = this.awaiting.filter(
-      (c) => c.after.length < CONTEXT_AFTER && (this.best[c.classification.tier] === c || this.header === c),
+      (c) => c.after.length < CONTEXT_AFTER && (this.best[c.classification.tier] === c || this.header === c || this.raise?.candidate === c),
     );
   }
 
@@ -551,6 +577,9 @@ export class FirstErrorScanner {
       if (detail && detail.tier >= TIER.recognised) items.push(evidenceItem('detail', detail, after.lineNumber));
     }
     items.push(...best.chain);
+    // NCCL's error names the CUDA failure it hit in its own lines, from any writer, at any distance.
+    const cuda = this.firstCudaError;
+    if (c.category === 'nccl' && cuda && cuda.lineNumber > best.line.lineNumber) items.push(evidenceItem('cuda-after-nccl', cuda.classification, cuda.lineNumber));
     if (this.lastException && this.lastExceptionLine !== best.line.lineNumber) items.push(evidenceItem('last-exception', this.lastException, this.lastExceptionLine));
     // A launcher's report of how a process died (torchrun's exitcode -9, mpirun's signal 9) is
     // evidence even where an exception of no known kind outranked it as the line.
@@ -559,6 +588,49 @@ export class FirstErrorScanner {
     const words = this.layerVote.winner();
     if (words) items.push(words);
     return items;
+  }
+
+  /** Remembers a `raise Name(…)` source line as the stand-in for an exception line that may never come. */
+  private rememberRaise(rest: string, seg: string, lineNumber: number, source: LogSource, writer: string, inTraceback: boolean): void {
+    const exception = raisedException(rest);
+    if (exception === undefined) return;
+    const candidate = this.candidate(HEADER, seg, lineNumber, source, writer);
+    this.raise = { candidate, exception, inTraceback };
+    this.awaiting.push(candidate);
+  }
+
+  /**
+   * A paste cut inside a traceback, after a frame's `raise Name(…)` and before the exception line
+   * it printed: that raise is the best line the log has of its failure, classified as the exception
+   * it names (a bare `Traceback` header or a frame says nothing). It stands in only when the log
+   * ended in that traceback: its writer's traceback is still open, or, with no header pasted, no
+   * exception line came after it and every line after it is a frame or source line (indented).
+   */
+  private standInForCutException(): void {
+    const raise = this.raise;
+    if (!raise) return;
+    const { candidate } = raise;
+    const at = candidate.line.lineNumber;
+    const open = this.tracebacks.get(candidate.writer);
+    if (raise.inTraceback ? open === undefined || open.start > at : !this.onlySourceAfter(at)) return;
+    const found = classifyExceptionLine(raise.exception);
+    const existing = this.best[found.tier];
+    if (existing && existing.line.lineNumber < at) return;
+    candidate.classification = found;
+    this.best[found.tier] = candidate;
+    this.layerVote.add(raise.exception, at);
+  }
+
+  /** No exception line after line `at`, which is within the tail, and only indented or blank lines after it. */
+  private onlySourceAfter(at: number): boolean {
+    if (this.lastExceptionLine >= at) return false;
+    const tail = this.tail();
+    if (tail.length === 0 || tail[0].lineNumber > at) return false;
+    return tail.every((l) => {
+      if (l.lineNumber <= at) return true;
+      const { rest } = splitPrefix(stripAnsi(l.text));
+      return rest.trim() === '' || /^\s/.test(rest);
+    });
   }
 
   /** An error followed by "retrying" did not end the run: it may only stand in for nothing. */

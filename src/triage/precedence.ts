@@ -66,7 +66,7 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
   },
   {
     name: 'out of memory',
-    from: FAILURE,
+    from: [...FAILURE, 'cuda-after-nccl'],
     categories: ['gpu-oom', 'host-oom'],
     recognised: true,
     over: [...REPORTERS, 'cuda', 'scheduling'],
@@ -75,12 +75,12 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
   },
   {
     name: 'CUDA error under NCCL',
-    from: FAILURE,
+    from: [...FAILURE, 'cuda-after-nccl'],
     categories: ['cuda'],
     recognised: true,
     over: REPORTERS,
     overReports: true,
-    why: 'a CUDA error reported through NCCL, its watchdog, an abort or the container runtime (its NVIDIA hook) is cuda: the kernel, the GPU or its driver failed, not the layer that reports it',
+    why: 'a CUDA error reported through NCCL, its watchdog, an abort or the container runtime (its NVIDIA hook) is cuda: the kernel, the GPU or its driver failed, not the layer that reports it. Also across lines: a CUDA error the log records anywhere after an NCCL error line (NCCL\'s own `NCCL WARN Cuda failure` lines carry no rank prefix)',
   },
   {
     name: 'the error line',

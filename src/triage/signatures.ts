@@ -124,6 +124,37 @@ function isHerring(text: string): boolean {
  */
 export const SOURCE_LINE = /(?:^|[\s>|\u2502\u2771])raise\s+(?=([\w.]+))\1(?:\(|\s+from\s|\s+#|\s*$)|^\s*["'][^"']*["']\s*(?:%\s*[\w.(]|\.format\()/;
 
+/** The `raise` of SOURCE_LINE alone, with the raised name (bounded) as group 1. */
+const RAISE = /(?:^|[\s>|\u2502\u2771])raise\s+(?=([\w.]{1,200}))\1(?:\(|\s+from\s|\s+#|\s*$)/;
+/** Characters of a string literal's delimiters and the call's end, dropped from a raised message. */
+const LITERAL_DELIMITERS = new Set(['"', "'", ')', ' ', '\t']);
+
+/**
+ * The exception line a `raise Name(…)` source line would print, for a paste cut inside its
+ * traceback before that line came: CPython prints an uncaught exception as `Name: message`
+ * (Lib/traceback.py, TracebackException.format_exception_only, "{etype}: {value}"), and the
+ * raise's first argument is most often that message as a literal. Undefined for a line that
+ * raises no class (a re-raise `raise`, `raise err` of a variable: a lower-case name).
+ * Linear: one bounded regex, then a character loop.
+ */
+export function raisedException(text: string): string | undefined {
+  if (!text.includes('raise')) return undefined;
+  const m = RAISE.exec(text);
+  if (!m) return undefined;
+  const name = m[1];
+  const last = name.slice(name.lastIndexOf('.') + 1);
+  if (!/^[A-Z]/.test(last)) return undefined;
+  if (!m[0].endsWith('(')) return name;
+  let message = text.slice(m.index + m[0].length).replace(/^[rRbBuUfF]{0,2}["']/, '');
+  let end = message.length;
+  while (end > 0 && LITERAL_DELIMITERS.has(message.charAt(end - 1))) end--;
+  message = message.slice(0, end).replace(/["']/g, '');
+  return `${name}: ${message}`;
+}
+
+/** The start of an exception's dotted name cut by the paste (`torch.distributed.elastic.`): never a whole exception line. */
+export const CUT_EXCEPTION_NAME = /^(?:[A-Za-z_]\w{0,100}\.){1,20}\s*$/;
+
 /**
  * A status the cluster reports without saying why: a `kubectl get pods` row, a describe
  * field (`Reason: Evicted`, `State: Waiting`) or a bare status word. It names the kind of
@@ -273,6 +304,16 @@ const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).j
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
+/**
+ * C++'s verbose terminate handler, the default of GCC's libstdc++ (gcc libstdc++-v3/libsupc++/
+ * vterminate.cc, __gnu_cxx::__verbose_terminate_handler): for an uncaught exception it prints
+ * "terminate called after throwing an instance of '<type>'" and then, for a std::exception,
+ * "  what():  <exc.what()>" on the next line, and aborts. The first line only names the type
+ * (c10::DistBackendError, thrust::system::system_error); the what() is the failure itself.
+ */
+export const TERMINATE_ANNOUNCES = /terminate called after throwing an instance of /;
+/** The what() line that the terminate handler prints after it. */
+export const WHAT_LINE = /^\s*what\(\):/;
 /** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
 export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
 /** A logger line at error level, glog and c10 E-lines included. */

@@ -64,6 +64,12 @@ export type EvidenceRole =
   | 'last-exception'
   /** The log's first secondary error (a cascade), where another line was chosen: a launcher's report of a signal. */
   | 'cascade'
+  /**
+   * The log's first recognised CUDA error (or GPU out-of-memory), after an NCCL error chosen as the
+   * line, from any writer and at any distance: NCCL logs the CUDA failure it hit on its own WARN
+   * lines, which carry no rank prefix, and the Python exception reporting it comes later or earlier.
+   */
+  | 'cuda-after-nccl'
   /** The container's termination reason or the pod's reason. */
   | 'termination-reason'
   | 'exit-code'

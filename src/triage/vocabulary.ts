@@ -391,6 +391,16 @@ export const VOCABULARY: readonly Software[] = [
         example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
       },
       {
+        // The generated GEMM kernels of TensorRT-LLM (and FlashInfer's copy of its runner) are
+        // cubins built per GPU architecture: run() returns non-zero when the kernel could not
+        // be launched on this GPU, a kernel missing for its architecture as a rule.
+        category: 'cuda',
+        summary: "A GPU GEMM kernel of TensorRT-LLM or FlashInfer failed to run (a kernel missing for this GPU's architecture, as a rule)",
+        says: /Error occurred when running GEMM!/,
+        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/kernels/trtllmGenKernels/batchedGemm/KernelRunner.cpp and gemmGatedAct/KernelRunner.cpp (TLLM_CHECK_WITH_INFO(err == 0, "Error occurred when running GEMM!") after the kernel\'s run()); flashinfer-ai/flashinfer csrc/trtllm_batched_gemm_runner.cu (FLASHINFER_CHECK(err == 0, "Error occurred when running GEMM!" …))',
+        example: "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Error occurred when running GEMM! (/src/tensorrt_llm/cpp/tensorrt_llm/kernels/trtllmGenKernels/gemm/KernelRunner.cpp:120)",
+      },
+      {
         category: 'cuda',
         summary: "A CUDA kernel's device-side assertion failed (an index or label out of range, as a rule)",
         says: /block: \[\d{1,6},\d{1,6},\d{1,6}\], thread: \[\d{1,6},\d{1,6},\d{1,6}\] Assertion /,
