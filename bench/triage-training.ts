@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { FirstErrorScanner } from '../src/triage/first-error.js';
-import { trainModel, type LearntModel, type TrainingLog } from '../src/triage/learnt-words.js';
+import { addWordsOfLine, trainModel, type LearntModel, type TrainingLog } from '../src/triage/learnt-words.js';
+import { VOCABULARY } from '../src/triage/vocabulary.js';
 import { halfOf, type BlindEntry, type CorpusEntry, type Dev2Entry } from './triage-accuracy.js';
 
 export interface NamedTrainingLog extends TrainingLog {
@@ -39,9 +40,25 @@ export function trainingLogs(): NamedTrainingLog[] {
   return picked.map(([name, entry, url]) => ({ name, category: entry.category, words: wordsOfLog(readFileSync(url, 'utf8')) }));
 }
 
-export const TRAINED_ON = 'the development splits: real (dev half), blind (dev split) and dev2';
+/**
+ * The vocabulary's examples (src/triage/vocabulary.ts), each a one-line training log of its
+ * entry's category: the software's own words for its failures, quoted from its source. In the
+ * retrospective on round 3 (README, "The learnt reading") they added one right answer and
+ * raised cross-validation's top-1 from 88.1 to 89.0 %.
+ */
+export function vocabularyLogs(): NamedTrainingLog[] {
+  return VOCABULARY.flatMap((software) =>
+    software.entries.map((entry, i) => {
+      const words = new Set<string>();
+      addWordsOfLine(entry.example, words);
+      return { name: `vocabulary/${software.software}#${i}`, category: entry.category, words };
+    }),
+  );
+}
 
-export function trainLearntModel(logs: readonly TrainingLog[] = trainingLogs()): LearntModel {
+export const TRAINED_ON = "the development splits (real's dev half, blind's dev split, dev2) and the vocabulary's examples";
+
+export function trainLearntModel(logs: readonly TrainingLog[] = [...trainingLogs(), ...vocabularyLogs()]): LearntModel {
   return trainModel(logs, TRAINED_ON);
 }
 

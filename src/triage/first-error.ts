@@ -9,6 +9,7 @@ import {
   CHAIN_MARKER,
   EXCEPTION_LINE,
   JAVA_EXCEPTION,
+  INFO_LEVEL,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
@@ -391,7 +392,9 @@ export class FirstErrorScanner {
     const hit = prefiltered || PREFILTER.test(clean);
     if (this.tracebacks.size === 0 && !hit) return;
     const { writer, source, rest } = splitPrefix(clean);
-    if (hit) this.wordBag.add(rest);
+    // Info-level chatter ("0 errors, 0 failures") is not where a log fails; warnings are kept:
+    // programs log real failures at warning level, and leaving them out read worse in cross-validation.
+    if (hit && !INFO_LEVEL.test(rest)) this.wordBag.add(rest);
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) return; // frames and source lines
