@@ -134,8 +134,9 @@ export const UNRECOGNISED = {
 export function verdictSection(triage: TriageResult): Block {
   // triage.advice quotes the guide's Safe recovery sentence and says what to change.
   const verdict = triage.transient ? ':repeat: *A plain retry makes sense.*' : ':wrench: *Do not just retry.*';
-  // A layer only read from the log's words (layer-words.ts) is offered as a guess, never as a diagnosis.
-  const guessed = !triage.recognised && triage.category !== 'other' && triage.evidence[0]?.role === 'log-words';
+  // A layer only read from the log's words (layer-words.ts, learnt-words.ts) is offered as a guess, never as a diagnosis.
+  const role = triage.evidence[0]?.role;
+  const guessed = !triage.recognised && triage.category !== 'other' && (role === 'log-words' || role === 'learnt-words');
   const kind = triage.recognised
     ? `Category: *${forMrkdwn(triage.categoryLabel)}*.`
     : guessed ? `${UNRECOGNISED.guess} *${forMrkdwn(triage.categoryLabel)}*.`

@@ -125,6 +125,7 @@ const DECIDED_BY: Readonly<Record<EvidenceRole, Evidence>> = {
   'exit-code': 'exit-code',
   'pod-event': 'event',
   'log-words': 'log',
+  'learnt-words': 'log',
 };
 
 /** Whether a row may decide, given how much the chosen line counts. */
@@ -177,7 +178,7 @@ export function decideCategory(line: Classification | null, logEvidence: readonl
       strength: strengthOf(item, lineTier),
       evidence: [item, ...items.filter((e) => e !== item)],
       // A layer read from the log's words is a guess, not a recognised kind: the alert says so.
-      recognised: item.role !== 'log-words' && (item.category !== 'other' || item.recognised),
+      recognised: item.role !== 'log-words' && item.role !== 'learnt-words' && (item.category !== 'other' || item.recognised),
     };
   }
   return { category: 'other', transient: false, summary: 'No error found in the log', decidedBy: 'none', strength: STRENGTH.none, evidence: items, recognised: false };

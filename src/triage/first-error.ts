@@ -2,6 +2,7 @@ import { TextDecoder } from 'node:util';
 import { lastRedraw, stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
 import { LayerVote } from './layer-words.js';
+import { learntEvidence, learntScoringModel, WordBag } from './learnt-words.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
   CAUSED_BY,
@@ -9,6 +10,7 @@ import {
   CUT_EXCEPTION_NAME,
   EXCEPTION_LINE,
   JAVA_EXCEPTION,
+  INFO_LEVEL,
   PREFILTER,
   PREFILTER_GLOBAL,
   RETRY_NOTICE,
@@ -100,6 +102,8 @@ export interface ScanOutcome {
    * states (`Exit Code:    137`, `exitCode: 137`), for when the cluster gave no exit code.
    */
   describedExitCode?: number;
+  /** The words of the log's error-looking lines (learnt-words.ts), for training the learnt reading. */
+  words: ReadonlySet<string>;
 }
 
 interface History {
@@ -208,6 +212,8 @@ export class FirstErrorScanner {
   private describedExitCode: number | undefined;
   /** The layers the error-looking lines name, the last resort when nothing is recognised. */
   private readonly layerVote = new LayerVote();
+  /** The words of the log's last error-looking lines, for the learnt reading (learnt-words.ts) when the vote gives none. */
+  private readonly wordBag = new WordBag();
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
   private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean }>();
   private readonly chained = new Set<string>();
@@ -285,12 +291,14 @@ export class FirstErrorScanner {
     best ??= this.header ?? null;
     return {
       best,
-      evidence: best ? this.evidenceOf(best) : [],
+      // With no candidate line at all, the words of the lines the prefilter hit may still say what failed.
+      evidence: best ? this.evidenceOf(best) : [this.learntGuess()].filter((e) => e !== undefined),
       tail: this.tail(),
       lineCount: this.lines,
       bytes: this.bytes,
       binary: this.binary,
       byteMode: this.byteMode === true,
+      words: this.wordBag.words,
       ...(this.describedExitCode !== undefined && { describedExitCode: this.describedExitCode }),
     };
   }
@@ -397,6 +405,9 @@ export class FirstErrorScanner {
     const hit = prefiltered || PREFILTER.test(clean);
     if (this.tracebacks.size === 0 && !hit) return;
     const { writer, source, rest } = splitPrefix(clean);
+    // Info-level chatter ("0 errors, 0 failures") is not where a log fails; warnings are kept:
+    // programs log real failures at warning level, and leaving them out read worse in cross-validation.
+    if (hit && !INFO_LEVEL.test(rest)) this.wordBag.add(rest);
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) {
@@ -424,7 +435,7 @@ export class FirstErrorScanner {
       this.tracebacks.delete(writer);
       if (traceback.header === this.header) this.header = undefined;
       const found = classifyExceptionLine(rest);
-      this.layerVote.add(rest, lineNumber);
+      this.vote(rest, lineNumber, hit);
       this.lastException = found;
       this.lastExceptionLine = lineNumber;
       if (traceback.chained) {
@@ -457,7 +468,7 @@ export class FirstErrorScanner {
     }
     const cause = CAUSED_BY.exec(rest);
     if (cause) {
-      this.layerVote.add(rest, lineNumber);
+      this.vote(rest, lineNumber, hit);
       this.considerJavaCause(classifyExceptionLine(rest.slice(cause[0].length)), seg, lineNumber, source, writer);
       return;
     }
@@ -466,7 +477,7 @@ export class FirstErrorScanner {
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = classifyLine(rest);
     if (!found) return;
-    this.layerVote.add(rest, lineNumber);
+    this.vote(rest, lineNumber, hit);
     const candidate = this.consider(found, seg, lineNumber, source, writer);
     if (JAVA_EXCEPTION.test(rest) || EXCEPTION_LINE.test(rest)) {
       this.lastException = found;
@@ -587,6 +598,10 @@ export class FirstErrorScanner {
     if (cascade && cascade !== best) items.push(evidenceItem('cascade', cascade.classification, cascade.line.lineNumber));
     const words = this.layerVote.winner();
     if (words) items.push(words);
+    else {
+      const learnt = this.learntGuess();
+      if (learnt) items.push(learnt);
+    }
     return items;
   }
 
@@ -643,6 +658,18 @@ export class FirstErrorScanner {
       candidate.classification = { ...candidate.classification, tier: TIER.mention };
       this.best[TIER.mention] = candidate;
     }
+  }
+
+  /** The learnt model's reading of the bag's words, when it is sure enough (learnt-words.ts). */
+  private learntGuess(): EvidenceItem | undefined {
+    return learntEvidence(learntScoringModel(), this.wordBag.words);
+  }
+
+  /** An error-looking line: its layers vote, and its words go in the bag for the learnt reading. */
+  private vote(rest: string, lineNumber: number, hit: boolean): void {
+    this.layerVote.add(rest, lineNumber);
+    // A line the prefilter hit is in the bag already.
+    if (!hit) this.wordBag.add(rest);
   }
 
   private isKeyLine(lineNumber: number): boolean {

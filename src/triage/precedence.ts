@@ -128,6 +128,13 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: "nothing recognised decides and the line's category is other, but the log's error-looking lines clearly name one layer (cuda, cudnn, NCCL, gloo, shm, registry, Permission…: layer-words.ts): a weak reading, said to be one, rather than no reading",
   },
   {
+    name: 'learnt words',
+    from: ['learnt-words'],
+    over: ['other'],
+    lineBelow: 'recognised',
+    why: "nothing recognised decides, the line's category is other and the layers' own words give no clear reading, but a model learnt from labelled failure logs reads the words of the log's last error-looking lines as one category with a posterior of at least 0.7 (learnt-words.ts): a guess, said to be one, rather than no reading",
+  },
+  {
     name: 'whatever the line says',
     from: ['line'],
     over: 'any',

@@ -171,10 +171,13 @@ export const STATUS_ROW = /^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|Stat
  */
 const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm|docker)\s+(?:get|describe|logs|apply|run|pull|events)\b|^(?:\([\w.-]{1,64}\)\s{1,8})?[\w.-]{1,64}@[\w.-]{1,253}:[^\s$#]{0,1024}[$#]\s/;
 
+/** A line logged at a level below warning: chatter, never an error (also kept out of learnt-words.ts's bag). */
+export const INFO_LEVEL = levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g);
+
 /** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\bNCCL INFO\b/,
-  levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g),
+  INFO_LEVEL,
   levelNear(60, /(?<!NCCL )\bWARN(?:ING)?\b/g),
   /^\[[IW]\d{0,4}[\s\d]|^[IW]\d{4} \d\d:\d\d/, // glog / c10 info and warning lines
   /^[\d:. -]{8,40}: [IW] [\w./-]{1,200}:\d{1,6}\]/, // TensorFlow and XLA's own: `2023-01-01 10:00:00.000: W tensorflow/…/dso_loader.cc:64]`

@@ -75,7 +75,9 @@ export type EvidenceRole =
   | 'exit-code'
   | 'pod-event'
   /** The layer the words of the log's error-looking lines name, when nothing was recognised (layer-words.ts). */
-  | 'log-words';
+  | 'log-words'
+  /** A guess from the words of those lines by a model learnt from labelled logs, when the layer words gave none (learnt-words.ts). */
+  | 'learnt-words';
 
 /**
  * A finer kind of evidence than its category, where the precedence (precedence.ts) needs one:

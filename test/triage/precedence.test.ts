@@ -87,6 +87,16 @@ const CASES: Record<string, Row[]> = {
     { line: { ...line('import', TIER.exception), kind: 'class' }, evidence: [item('log-words', 'cuda', { recognised: false })], category: 'import', decidedBy: 'log' },
     { line: line('config'), evidence: [item('log-words', 'cuda', { recognised: false })], category: 'config', decidedBy: 'log' },
   ],
+  'learnt words': [
+    // The same place as the layer words, and below them: the vote's reading, cited words, goes first.
+    { line: line('other', TIER.exception), evidence: [item('learnt-words', 'gpu-oom', { recognised: false })], category: 'gpu-oom', decidedBy: 'log' },
+    { line: null, evidence: [item('learnt-words', 'gpu-oom', { recognised: false })], category: 'gpu-oom', decidedBy: 'log' },
+    { line: line('other', TIER.exception), evidence: [item('learnt-words', 'gpu-oom', { recognised: false }), item('log-words', 'cuda', { recognised: false })], category: 'cuda', decidedBy: 'log' },
+    { line: line('other', TIER.mention), evidence: [item('learnt-words', 'gpu-oom', { recognised: false })], hints: { exitCode: 137 }, category: 'host-oom', decidedBy: 'exit-code' },
+    { line: line('other', TIER.exception), evidence: [item('learnt-words', 'gpu-oom', { recognised: false }), item('cascade', 'crash', { recognised: false })], category: 'crash', decidedBy: 'log' },
+    { line: { ...line('import', TIER.exception), kind: 'class' }, evidence: [item('learnt-words', 'gpu-oom', { recognised: false })], category: 'import', decidedBy: 'log' },
+    { line: line('config'), evidence: [item('learnt-words', 'gpu-oom', { recognised: false })], category: 'config', decidedBy: 'log' },
+  ],
   'whatever the line says': [
     { line: line('nccl', TIER.secondary), category: 'nccl', decidedBy: 'log' },
     { line: line('other', TIER.mention), hints: { exitCode: 1 }, category: 'other', decidedBy: 'log' },

@@ -66,7 +66,9 @@ const CASES: Record<string, LogCase> = {
   "a tool's advice line (uv's help:, pip's note:) is not the error even when it names a failure": {
     log: ['  help: If you want to add the package regardless of the failed resolution, provide the `--frozen` flag to skip locking and syncing.', 'make: *** [Makefile:12: lock] Error 1'],
     line: 2,
-    category: 'other',
+    // No rule knows the failure, but the words of uv's resolver ("resolution", "package",
+    // "locking") are those of the failed resolutions labelled import: the learnt reading's guess.
+    category: 'import',
   },
 };
 
