@@ -598,7 +598,8 @@ export class FirstErrorScanner {
     if (cascade && cascade !== best) items.push(evidenceItem('cascade', cascade.classification, cascade.line.lineNumber));
     const words = this.layerVote.winner();
     if (words) items.push(words);
-    else {
+    else if (c.category === 'other') {
+      // Only a line of category other can give way to the guess (precedence.ts, 'learnt words'): skip the work otherwise.
       const learnt = this.learntGuess();
       if (learnt) items.push(learnt);
     }

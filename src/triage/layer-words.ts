@@ -80,7 +80,8 @@ export const CLEAR_MARGIN = 2;
 
 const OTHER = 'other';
 
-function isWordChar(code: number): boolean {
+/** A letter, digit or underscore: the characters of a word here and in learnt-words.ts. */
+export function isWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
 

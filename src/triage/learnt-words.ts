@@ -1,3 +1,4 @@
+import { isWordChar } from './layer-words.js';
 import { LEARNT_MODEL } from './learnt-model.js';
 import type { Category, EvidenceItem } from './types.js';
 
@@ -54,10 +55,6 @@ export interface LearntModel {
 
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
-}
-
-function isWordChar(code: number): boolean {
-  return isLetter(code) || (code >= 48 && code <= 57) || code === 95;
 }
 
 /**
