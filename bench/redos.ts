@@ -31,6 +31,18 @@ function repeat(fragment: string, bytes: number, newlineEvery = 0): string {
   return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 }
 
+/** Lines made by `line` for 0, 1, 2…, about `bytes` in all: no two alike, so nothing may be remembered from one to the next. */
+function numbered(line: (n: number) => string, bytes: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let n = 0; length < bytes; n++) {
+    const l = line(n);
+    parts.push(l);
+    length += l.length;
+  }
+  return parts.join('').slice(0, bytes);
+}
+
 /** The inputs, each about `bytes` long. Names say what each one attacks. */
 export function pathologicalInputs(bytes: number): Array<[string, string]> {
   const b64 = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkwYWJjZGVm';
@@ -69,6 +81,9 @@ export function pathologicalInputs(bytes: number): Array<[string, string]> {
     ['raise Error( x N, one line', repeat(' raise ValueError(', bytes)],
     ['raise with ") x N', ` raise ValueError(${repeat('")', bytes - 18)}a`],
     ['terminate then what() x N', repeat("terminate called after throwing an instance of 'E'\n  what():  x\n", bytes)],
+    // The most lines per MB that each reach the classifier: every line is examined whole.
+    ['err lines x N (4 bytes each)', repeat('err\n', bytes)],
+    ['distinct Error: lines', numbered((n) => `Error: ${n}\n`, bytes)],
     ['zero-width x N', repeat('hf_\u200b', bytes)],
     ['-u x N', repeat(' -u a:', bytes)],
     ['sig= x N', repeat('&sig=', bytes)],

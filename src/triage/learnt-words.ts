@@ -99,9 +99,16 @@ export const LINE_CHARS = 512;
 export class WordBag {
   private readonly ring: Buffer[] = [];
   private next = 0;
+  /**
+   * The line added last and its copy: a line repeated (a rank's message on every rank, a flood)
+   * takes the same copy again instead of a new one. The reference holds at most the one chunk
+   * that line was cut from.
+   */
+  private last: { line: string; copy: Buffer } | undefined;
 
   add(line: string): void {
-    const copy = Buffer.from(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, 'utf8');
+    const copy = this.last?.line === line ? this.last.copy : Buffer.from(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, 'utf8');
+    this.last = { line, copy };
     if (this.ring.length < WINDOW_LINES) this.ring.push(copy);
     else this.ring[this.next] = copy;
     this.next = (this.next + 1) % WINDOW_LINES;

@@ -1,3 +1,4 @@
+import { LiteralGate } from './literal-gate.js';
 import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
 import type { Category, EvidenceKind } from './types.js';
 import { EXCEPTION_MODULES, VOCABULARY_ENTRIES } from './vocabulary.js';
@@ -100,17 +101,6 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
   { pattern: /^Unable to find image '[^'\s]{1,512}' locally$/, why: "docker run announcing that it pulls an image it does not have yet; a failed pull says so after it (docker/cli cli/command/container/create.go)" },
 ];
-
-/**
- * The table as one pattern, tried only on lines holding one of these words: a plain substring
- * search is several times cheaper than a regex scan on the hot path of noisy lines.
- */
-const ANY_HERRING = new RegExp(RED_HERRINGS.map((h) => h.pattern.source).join('|'));
-const HERRING_WORDS = ['libibverbs', 'libnccl-net', 'NET/Plugin', 'closing signal', 'Primary job', 'Per user-direction', 'destroy_process_group', 'Exception ignored', 'data inconsistency', 'Unable to find image'];
-
-function isHerring(text: string): boolean {
-  return HERRING_WORDS.some((w) => text.includes(w)) && ANY_HERRING.test(text);
-}
 
 /**
  * Python source shown in a traceback (`raise ValueError(…)`, a format string continued from
@@ -297,14 +287,6 @@ const GENERIC: readonly Signature[] = [
 
 export const ERRORS: readonly Signature[] = [...FROM_VOCABULARY, ...GENERIC];
 
-/**
- * Whether any vocabulary entry can match: one pass of their union instead of one per entry, on
- * the many lines that name none of them (an exception of no known kind, a hostile log of error
- * words). Entries carry no flags, so the union means exactly what they mean; a case-insensitive
- * union costs a third more on such lines.
- */
-const ANY_VOCABULARY = new RegExp(FROM_VOCABULARY.map((s) => s.pattern.source).join('|'));
-
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
 /**
@@ -375,37 +357,102 @@ function fromSignature(sig: Signature, tier: number): Classification {
   };
 }
 
+/** A signature with its place in the literal gate's list. */
+interface Gated {
+  sig: Signature;
+  at: number;
+}
+
+const ERRORS_BEFORE_CASCADES = ERRORS.filter((s) => s.beforeCascades);
+const ERRORS_AFTER_CASCADES = ERRORS.filter((s) => !s.beforeCascades);
+/**
+ * The signatures in the order a line tries them (matchSignature): the errors that decide even
+ * over a cascade, then the cascades, then the other errors. A gate index says which step it is.
+ */
+const SIGNATURES: readonly Signature[] = [...ERRORS_BEFORE_CASCADES, ...CASCADES, ...ERRORS_AFTER_CASCADES];
+const FIRST_AFTER_CASCADES = ERRORS_BEFORE_CASCADES.length + CASCADES.length;
+
+/**
+ * Every regular expression classifyLine may run on a line, for the literal gate
+ * (literal-gate.ts): one pass over the line tells which of them cannot match it, and those are
+ * not run. The signatures come first, at their SIGNATURES index. A test that is no regular
+ * expression (levelNear) is always run.
+ */
+interface GatedTest {
+  at: number;
+  pattern: { test(text: string): boolean };
+}
+const LINE_TESTS: RegExp[] = SIGNATURES.map((s) => s.pattern);
+/** The gate's patterns, for its test: on every fixture line, none that matches may be left out. */
+export const GATED_LINE_TESTS: readonly RegExp[] = LINE_TESTS;
+const ALWAYS_RUN = /(?:)/;
+function gatedTest(pattern: { test(text: string): boolean }): GatedTest {
+  LINE_TESTS.push(pattern instanceof RegExp ? pattern : ALWAYS_RUN);
+  return { at: LINE_TESTS.length - 1, pattern };
+}
+const GATED_HERRINGS = RED_HERRINGS.map((h) => gatedTest(h.pattern));
+const GATED_NOISE = NOISE.map(gatedTest);
+const GATED_SHELL_COMMAND = gatedTest(SHELL_COMMAND);
+const GATED_STATUS_ROW = gatedTest(STATUS_ROW);
+const GATED_EXCEPTION_LINE = gatedTest(EXCEPTION_LINE);
+const GATED_LEADING_ERROR = gatedTest(LEADING_ERROR);
+const GATED_LOGGER_ERROR = gatedTest(LOGGER_ERROR);
+const GATED_MENTION = gatedTest(MENTION);
+const LINE_GATE = new LiteralGate(LINE_TESTS);
+
+const GATE_INDEX: ReadonlyMap<Signature, number> = new Map(SIGNATURES.map((s, i) => [s, i]));
+const gated = (sigs: readonly Signature[]): readonly Gated[] => sigs.map((sig) => ({ sig, at: GATE_INDEX.get(sig)! }));
+
 /**
  * Per category a line may first be taken for, the recognised errors that outrank it within
  * the same line (precedence.ts), in the precedence's order: a watchdog's timeout that quotes a
  * CUDA error is that CUDA error, NCCL's warning about /dev/shm is shared memory.
  */
-function outranking(reported: Category, kind?: EvidenceKind): readonly Signature[] {
+function outranking(reported: Category, kind?: EvidenceKind): readonly Gated[] {
   const rows = WITHIN_LINE_ROWS.filter((row) => rowOverrules(row, reported, kind));
   const sigs = rows.flatMap((row) => ERRORS.filter((sig) => sig.category !== reported && rowTakes(row, { category: sig.category, kind: sig.kind, recognised: true })));
-  return [...new Set(sigs)];
+  return gated([...new Set(sigs)]);
 }
 const CATEGORIES_SEEN = [...new Set([...CASCADES, ...ERRORS].map((s) => s.category))];
-const OUTRANKING: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c)]));
+const OUTRANKING: ReadonlyMap<Category, readonly Gated[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c)]));
 /** For a line that only reports another layer's failure, whatever its category. */
-const OUTRANKING_REPORT: ReadonlyMap<Category, readonly Signature[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c, 'report')]));
-const VOCABULARY_SIGNATURES: ReadonlySet<Signature> = new Set(FROM_VOCABULARY);
+const OUTRANKING_REPORT: ReadonlyMap<Category, readonly Gated[]> = new Map(CATEGORIES_SEEN.map((c) => [c, outranking(c, 'report')]));
+
+/** Per test, whether it may match the line being classified: LINE_GATE's reading of it. */
+type Possible = Uint8Array;
+
+function runs(test: GatedTest, text: string, possible: Possible): boolean {
+  return possible[test.at] === 1 && test.pattern.test(text);
+}
+
+function runsAny(tests: readonly GatedTest[], text: string, possible: Possible): boolean {
+  for (const test of tests) if (runs(test, text, possible)) return true;
+  return false;
+}
 
 /** The first match of a line, or what outranks it on the same line. */
-function withinLine(first: Signature, tier: number, text: string, vocabulary: boolean): Classification {
-  for (const sig of (first.kind === 'report' ? OUTRANKING_REPORT : OUTRANKING).get(first.category) ?? []) {
-    if (sig !== first && (vocabulary || !VOCABULARY_SIGNATURES.has(sig)) && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
+function withinLine(first: Signature, tier: number, text: string, possible: Possible): Classification {
+  for (const { sig, at } of (first.kind === 'report' ? OUTRANKING_REPORT : OUTRANKING).get(first.category) ?? []) {
+    if (sig !== first && possible[at] === 1 && sig.pattern.test(text)) return fromSignature(sig, TIER.recognised);
   }
   return fromSignature(first, tier);
 }
 
-/** Recognised or secondary signature of a line, before any generic rule. */
-function matchSignature(text: string): Classification | null {
-  const vocabulary = ANY_VOCABULARY.test(text);
-  const errors = vocabulary ? ERRORS : GENERIC;
-  for (const sig of errors) if (sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
-  for (const sig of CASCADES) if (sig.pattern.test(text)) return withinLine(sig, TIER.secondary, text, vocabulary);
-  for (const sig of errors) if (!sig.beforeCascades && sig.pattern.test(text)) return withinLine(sig, TIER.recognised, text, vocabulary);
+/**
+ * Recognised or secondary signature of a line, before any generic rule: SIGNATURES in their
+ * order, only those the gate left possible.
+ */
+function matchSignature(text: string, possible: Possible): Classification | null {
+  const count = LINE_GATE.sortPossible();
+  const order = LINE_GATE.possibleOrder;
+  for (let i = 0; i < count; i++) {
+    const at = order[i];
+    if (at >= SIGNATURES.length) break;
+    const sig = SIGNATURES[at];
+    if (!sig.pattern.test(text)) continue;
+    const cascade = at >= ERRORS_BEFORE_CASCADES.length && at < FIRST_AFTER_CASCADES;
+    return withinLine(sig, cascade ? TIER.secondary : TIER.recognised, text, possible);
+  }
   return null;
 }
 
@@ -414,16 +461,17 @@ function matchSignature(text: string): Classification | null {
  * lines that say nothing about an error.
  */
 export function classifyLine(text: string): Classification | null {
-  if (isHerring(text) || SHELL_COMMAND.test(text)) return null;
+  const possible = LINE_GATE.scan(text);
+  if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return null;
   if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
   // The level filter first: most prefiltered lines are noise, and only those need a rescue.
-  if (NOISE.some((noise) => noise.test(text)) && !loggedAsWarning(text)) return null;
-  const sig = matchSignature(text);
-  if (sig) return STATUS_ROW.test(text) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
-  if (EXCEPTION_LINE.test(text)) return unrecognisedException(text);
-  if (LEADING_ERROR.test(text)) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
-  if (LOGGER_ERROR.test(text)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
-  if (MENTION.test(text)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
+  if (runsAny(GATED_NOISE, text, possible) && !loggedAsWarning(text)) return null;
+  const sig = matchSignature(text, possible);
+  if (sig) return runs(GATED_STATUS_ROW, text, possible) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
+  if (runs(GATED_EXCEPTION_LINE, text, possible)) return unrecognisedException(text);
+  if (runs(GATED_LEADING_ERROR, text, possible)) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
+  if (runs(GATED_LOGGER_ERROR, text, possible)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
+  if (runs(GATED_MENTION, text, possible)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
   return null;
 }
 
@@ -432,7 +480,7 @@ export function classifyLine(text: string): Classification | null {
  * that ended it, so it counts at least as an unrecognised exception and is never noise.
  */
 export function classifyExceptionLine(text: string): Classification {
-  const sig = matchSignature(text);
+  const sig = matchSignature(text, LINE_GATE.scan(text));
   if (sig) return sig;
   return unrecognisedException(text);
 }

@@ -20,7 +20,7 @@ export interface VocabularyEntry {
   summary: string;
   /**
    * The software's words; a pattern only where its format string has a placeholder or variants.
-   * No flags (the entries are tried as one union, signatures.ts ANY_VOCABULARY): spell case variants out.
+   * No flags: the software prints its words in one case, and the entries stay exact (spell case variants out).
    */
   says: RegExp;
   /** Where the words come from: repository and file, or a documentation URL. */
