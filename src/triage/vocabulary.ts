@@ -503,6 +503,24 @@ export const VOCABULARY: readonly Software[] = [
         example: 'deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version 11.8 does not match the version torch was compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.',
       },
       {
+        // A header or library of the CUDA toolkit is missing where an extension is built: the
+        // image lacks part of the CUDA toolkit (a runtime image where a -devel one is needed),
+        // like CUDA_HOME below. A CUDA installation problem, as people who read these logs name
+        // it (dev2's five DeepSpeed build failures), not a Python package; not a data path.
+        category: 'cuda',
+        summary: 'An extension could not be built: a CUDA header or library is missing from the image',
+        says: /fatal error: (?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nvToolsExt|nccl)\w{0,40}\.h: No such file or directory|cannot find -l(?:cuda|cudart|cublas|cudnn|nccl|nvrtc)\b/,
+        source: 'GCC libcpp/files.cc (a missing #include: "fatal error: %s: No such file or directory"); binutils ld/ldfile.c ("cannot find -l%s"); the names are the CUDA toolkit\'s (https://docs.nvidia.com/cuda/cuda-runtime-api/, libcuda, libcudart)',
+        example: 'csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: No such file or directory',
+      },
+      {
+        category: 'cuda',
+        summary: 'DeepSpeed cannot build its CUDA ops: the CUDA toolkit is missing from the image',
+        says: /CUDA_HOME does not exist, unable to compile CUDA op/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py (MissingCUDAException "CUDA_HOME does not exist, unable to compile CUDA op(s)")',
+        example: 'deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)',
+      },
+      {
         category: 'cuda',
         secondary: true,
         summary: 'The NGC container does not support this GPU or driver',
@@ -687,15 +705,6 @@ export const VOCABULARY: readonly Software[] = [
         example: '\u280b Locking...\u2718 Locking Failed!',
       },
       {
-        // A header or library of the CUDA toolkit is missing where an extension is built: the
-        // image lacks part of the toolkit, like CUDA_HOME below. Not a data path.
-        category: 'import',
-        summary: 'An extension could not be built: a CUDA header or library is missing from the image',
-        says: /fatal error: (?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nvToolsExt|nccl)\w{0,40}\.h: No such file or directory|cannot find -l(?:cuda|cudart|cublas|cudnn|nccl|nvrtc)\b/,
-        source: 'GCC libcpp/files.cc (a missing #include: "fatal error: %s: No such file or directory"); binutils ld/ldfile.c ("cannot find -l%s"); the names are the CUDA toolkit\'s (https://docs.nvidia.com/cuda/cuda-runtime-api/, libcuda, libcudart)',
-        example: 'csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: No such file or directory',
-      },
-      {
         category: 'import',
         summary: 'The installed jax and jaxlib do not go together',
         says: /jaxlib is version \S+, but this version of jax requires|is newer than and incompatible with jax version/,
@@ -704,10 +713,10 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'import',
-        summary: 'DeepSpeed cannot build its ops: a tool or the CUDA toolkit is missing from the image',
-        says: /CUDA_HOME does not exist, unable to compile CUDA op|op due to ninja not being installed/,
-        source: 'microsoft/DeepSpeed op_builder/builder.py (MissingCUDAException, "Unable to JIT load the %s op due to ninja not being installed")',
-        example: 'deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)',
+        summary: 'DeepSpeed cannot build its ops: the ninja build tool is missing from the image',
+        says: /op due to ninja not being installed/,
+        source: 'microsoft/DeepSpeed op_builder/builder.py ("Unable to JIT load the %s op due to ninja not being installed")',
+        example: 'RuntimeError: Unable to JIT load the fused_adam op due to ninja not being installed.',
       },
     ],
   },

@@ -80,15 +80,16 @@ const CASES: Record<string, LogCase> = {
     line: 6,
     category: 'import',
   },
-  "an extension build that misses a CUDA header is the image's toolkit, not a data path": {
+  // CUDA, not import: the image lacks the CUDA toolkit, as dev2's labels name it (five DeepSpeed build failures).
+  "an extension build that misses a CUDA header is the image's CUDA toolkit, not a data path": {
     log: ['[2/3] c++ -MMD -c cpu_adam.cpp', 'csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: No such file or directory', 'compilation terminated.'],
     line: 2,
-    category: 'import',
+    category: 'cuda',
   },
   "the linker missing libcuda is the same": {
     log: ['/usr/bin/ld: cannot find -lcuda: No such file or directory', 'collect2: error: ld returned 1 exit status'],
     line: 1,
-    category: 'import',
+    category: 'cuda',
   },
   "pip's resolver giving up (no Error or Exception in its name)": {
     log: ['#12 8000.1   File "/usr/lib/python3/dist-packages/pip/_vendor/resolvelib/resolvers.py", line 392, in resolve', '#12 8000.1     raise ResolutionTooDeep(max_rounds)', '#12 8000.1 pip._vendor.resolvelib.resolvers.ResolutionTooDeep: 200000'],
