@@ -12,7 +12,6 @@ import {
   JAVA_EXCEPTION,
   INFO_LEVEL,
   PREFILTER,
-  PREFILTER_GLOBAL,
   RETRY_NOTICE,
   TERMINATE_ANNOUNCES,
   TIER,
@@ -30,7 +29,7 @@ import type { EvidenceItem, EvidenceRole, LogSource } from './types.js';
  * The streaming scan for the first relevant error. It keeps no more of the log than a few
  * recent chunks (for context and the tail), so a log of any size is read in bounded memory.
  *
- * Speed comes from not looking at most lines: one prefilter regex runs over a whole chunk
+ * Speed comes from not looking at most lines: the prefilter (prefilter.ts) runs over a whole chunk
  * and jumps to the next line that could matter. Lines are examined one by one only while
  * something is open: a Python traceback waiting for its exception line, a private-key block
  * waiting for its END, or a candidate collecting the lines after it.
@@ -329,13 +328,11 @@ export class FirstErrorScanner {
     while (pos < n) {
       const jumped = !this.examiningEveryLine();
       if (jumped) {
-        PREFILTER_GLOBAL.lastIndex = pos;
-        const m = PREFILTER_GLOBAL.exec(body);
-        if (!m) {
+        const start = PREFILTER.nextLine(body, pos);
+        if (start === -1) {
           this.lines += countNewlines(body, pos, n);
           return;
         }
-        const start = body.lastIndexOf('\n', m.index) + 1;
         this.lines += countNewlines(body, pos, start);
         pos = start;
       }

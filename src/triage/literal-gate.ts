@@ -20,10 +20,7 @@ import { RegExpParser, type AST } from '@eslint-community/regexpp';
  * it, JavaScript folds ASCII letters only into ASCII letters outside `u` mode (ECMA-262
  * Canonicalize), and characters past ASCII share one column (see `column`).
  *
- * The automaton is Aho–Corasick compiled to a table (a state per trie node, a column per
- * character the strings hold), written here rather than taken from a package: the scan must mark signatures in a
- * reused array without allocating per hit, on the hot path of every examined line, and the
- * packages return match objects.
+ * The pass is an Aho–Corasick automaton (Automaton, below), which prefilter.ts uses as well.
  */
 
 /** A set of strings that every match contains one of; null when nothing is certain. */
@@ -39,14 +36,14 @@ const ASCII = 128;
 const MAX_GATE_STRING = 12;
 
 /**
- * The automaton's column for a character: ASCII letters folded to lower case, and every
+ * A character's column in an automaton's table, before its own numbering (Automaton.columnOf): ASCII letters folded to lower case, and every
  * character past ASCII in one shared column (127, with DEL). Sharing a column only makes the
  * gate say "possible" more often, never less: a character past ASCII in a pattern matches only
  * characters past ASCII in the text (without the `u` flag, case folding never maps one into
  * ASCII), and a literal of them is kept as "some character past ASCII".
  */
 const OTHER = 127;
-const column = (code: number): number => (code >= ASCII ? OTHER : code >= 65 && code <= 90 ? code + 32 : code);
+export const column = (code: number): number => (code >= ASCII ? OTHER : code >= 65 && code <= 90 ? code + 32 : code);
 
 function product(a: readonly string[], b: readonly string[]): string[] | null {
   if (a.length * b.length > MAX_EXACT_STRINGS) return null;
@@ -166,8 +163,27 @@ function necessaryStrings(node: AST.Node): Literals {
   }
 }
 
+/**
+ * Every string `pattern` can match, lower-cased, when they are few and all ASCII (a word, a
+ * word with alternatives like `sig(?:term|kill)`); null otherwise. Holding one of them is then
+ * the same as matching (with the `i` flag).
+ */
+export function exactLiterals(pattern: RegExp): string[] | null {
+  const ast = new RegExpParser({ ecmaVersion: 2025 }).parsePattern(pattern.source, 0, pattern.source.length, { unicode: pattern.unicode, unicodeSets: pattern.flags.includes('v') });
+  const strings = exactStrings(ast.alternatives.length === 1 ? ast.alternatives[0] : { ...ast, type: 'Group' } as unknown as AST.Group);
+  return strings && strings.every((x) => x.length > 0 && !x.includes(String.fromCharCode(OTHER))) ? strings.sort() : null;
+}
+
 /** The strings every match of `pattern` contains one of (lower-cased ASCII), or null when none is certain. */
 export function necessaryLiterals(pattern: RegExp): string[] | null {
+  // The gate and the prefilter both read each signature at start-up: parse it once.
+  if (!READ.has(pattern)) READ.set(pattern, readNecessaryLiterals(pattern));
+  return READ.get(pattern)?.slice() ?? null;
+}
+
+const READ = new WeakMap<RegExp, string[] | null>();
+
+function readNecessaryLiterals(pattern: RegExp): string[] | null {
   // With `u` or `v`, case-insensitive matching folds some characters past ASCII into ASCII
   // letters (U+017F ſ into s, U+212A K into k): the shared column would not hold. Never gated.
   if (pattern.ignoreCase && (pattern.unicode || pattern.flags.includes('v'))) return null;
@@ -176,47 +192,40 @@ export function necessaryLiterals(pattern: RegExp): string[] | null {
   return useful(set) ? set.sort() : null;
 }
 
-export class LiteralGate {
-  /** Per pattern, whether it has no necessary strings and so is always tried. */
-  private readonly always: Uint8Array;
-  private readonly possible: Uint8Array;
-  /** The indices marked by the last scan (the always-tried first), and how many. */
-  private readonly order: Int32Array;
-  private readonly alwaysOrder: Int32Array;
-  private count = 0;
-  /** Per character's column (see `column`), its column in the automaton's table. */
-  private readonly columnOf: Uint8Array;
-  private readonly width: number;
-  /** delta[state * width + columnOf[column]]: the automaton's next state. */
-  private readonly delta: Int32Array;
-  /** Patterns marked on reaching a state: outIds[outStart[s]..outStart[s + 1]). */
-  private readonly outStart: Int32Array;
-  private readonly outIds: Int32Array;
-  /** How many of the patterns are always tried, for the tests and the record. */
-  readonly unfiltered: number;
+/**
+ * Aho–Corasick over strings grouped by id, compiled to a table: a state per trie node, a
+ * column per character the strings hold. Reaching a state means the text so far ends with the
+ * strings of outIds[outStart[state]..outStart[state + 1]). Written here rather than taken from a
+ * package: the scans must run on the hot path of every examined line and every chunk of a log
+ * without allocating per hit, and the packages return match objects.
+ */
+export class Automaton {
+  /**
+   * Per ASCII code, its column in the table (upper case as lower case; 127 stands for every
+   * character past ASCII, see `column`); 0 is "in no string".
+   */
+  readonly columnOf: Uint8Array;
+  readonly width: number;
+  /** delta[state * width + columnOf[code < 128 ? code : 127]]: the next state. */
+  readonly delta: Uint16Array | Int32Array;
+  readonly outStart: Int32Array;
+  readonly outIds: Int32Array;
 
-  constructor(patterns: readonly RegExp[]) {
-    // Any piece of a necessary string is necessary too: the first MAX_GATE_STRING characters
-    // of each filter nearly as well and keep the automaton a few thousand states.
-    const literals = patterns.map((l) => necessaryLiterals(l)?.map((s) => s.slice(0, MAX_GATE_STRING)) ?? null);
-    this.always = Uint8Array.from(literals, (l) => (l ? 0 : 1));
-    this.unfiltered = this.always.reduce((a, b) => a + b, 0);
-    this.alwaysOrder = Int32Array.from(literals.flatMap((l, i) => (l ? [] : [i])));
-    this.possible = new Uint8Array(patterns.length);
-    this.order = new Int32Array(patterns.length);
-    // Columns only for the characters the strings hold; column 0 is every other character,
-    // which no string contains, so it leads back to the start.
+  constructor(stringsById: ReadonlyArray<readonly string[] | null>) {
+    // Column 0 is every character no string holds: it leads back to the start.
     this.columnOf = new Uint8Array(ASCII);
     let width = 1;
-    for (const s of literals.flat()) for (let i = 0; i < (s?.length ?? 0); i++) {
-      const code = s!.charCodeAt(i);
+    for (const strings of stringsById) for (const s of strings ?? []) for (let i = 0; i < s.length; i++) {
+      const code = s.charCodeAt(i);
       if (this.columnOf[code] === 0) this.columnOf[code] = width++;
     }
     this.width = width;
-    // The trie: per node, its children by column and the patterns whose strings end there.
+    // Upper-case ASCII letters read as their lower case: the table is indexed by the raw code.
+    for (let code = 65; code <= 90; code++) this.columnOf[code] = this.columnOf[code + 32];
+    // The trie: per node, its children by column and the ids whose strings end there.
     const children: Array<Map<number, number>> = [new Map()];
     const ends: number[][] = [[]];
-    literals.forEach((strings, id) => {
+    stringsById.forEach((strings, id) => {
       for (const s of new Set(strings)) {
         let node = 0;
         for (let i = 0; i < s.length; i++) {
@@ -236,7 +245,7 @@ export class LiteralGate {
     // Breadth first: each node's failure link is the longest proper suffix that is a trie node;
     // its row is its failure's row with its own children over it, and its output includes its failure's.
     const states = children.length;
-    const delta = new Int32Array(states * width);
+    const delta = states < 0x10000 ? new Uint16Array(states * width) : new Int32Array(states * width);
     const fail = new Int32Array(states);
     const outputs: Array<Set<number>> = ends.map((e) => new Set(e));
     const queue: number[] = [];
@@ -257,12 +266,42 @@ export class LiteralGate {
     this.delta = delta;
     this.outStart = new Int32Array(states + 1);
     const ids: number[] = [];
-    for (let s = 0; s < states; s++) {
-      this.outStart[s] = ids.length;
-      for (const id of outputs[s]) ids.push(id);
+    for (let st = 0; st < states; st++) {
+      this.outStart[st] = ids.length;
+      for (const id of outputs[st]) ids.push(id);
     }
     this.outStart[states] = ids.length;
     this.outIds = Int32Array.from(ids);
+  }
+
+  /** The state after reading the character `code` in `state`. */
+  step(state: number, code: number): number {
+    return this.delta[state * this.width + this.columnOf[code < ASCII ? code : OTHER]];
+  }
+}
+
+export class LiteralGate {
+  /** Per pattern, whether it has no necessary strings and so is always tried. */
+  private readonly always: Uint8Array;
+  private readonly possible: Uint8Array;
+  /** The indices marked by the last scan (the always-tried first), and how many. */
+  private readonly order: Int32Array;
+  private readonly alwaysOrder: Int32Array;
+  private count = 0;
+  private readonly automaton: Automaton;
+  /** How many of the patterns are always tried, for the tests and the record. */
+  readonly unfiltered: number;
+
+  constructor(patterns: readonly RegExp[]) {
+    // Any piece of a necessary string is necessary too: the first MAX_GATE_STRING characters
+    // of each filter nearly as well and keep the automaton a few thousand states.
+    const literals = patterns.map((l) => necessaryLiterals(l)?.map((s) => s.slice(0, MAX_GATE_STRING)) ?? null);
+    this.always = Uint8Array.from(literals, (l) => (l ? 0 : 1));
+    this.unfiltered = this.always.reduce((a, b) => a + b, 0);
+    this.alwaysOrder = Int32Array.from(literals.flatMap((l, i) => (l ? [] : [i])));
+    this.possible = new Uint8Array(patterns.length);
+    this.order = new Int32Array(patterns.length);
+    this.automaton = new Automaton(literals);
   }
 
   /**
@@ -270,13 +309,15 @@ export class LiteralGate {
    * reused: read it before the next scan.
    */
   scan(text: string): Uint8Array {
-    const { possible, order, delta, outStart, outIds, columnOf, width } = this;
+    const { possible, order } = this;
+    const { delta, outStart, outIds, columnOf, width } = this.automaton;
     possible.set(this.always);
     order.set(this.alwaysOrder);
     let count = this.alwaysOrder.length;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
-      state = delta[state * width + columnOf[column(text.charCodeAt(i))]];
+      const code = text.charCodeAt(i);
+      state = delta[state * width + columnOf[code < ASCII ? code : OTHER]];
       for (let k = outStart[state], end = outStart[state + 1]; k < end; k++) {
         const id = outIds[k];
         if (possible[id] === 0) {

@@ -1,4 +1,5 @@
-import { LiteralGate } from './literal-gate.js';
+import { LiteralGate, necessaryLiterals } from './literal-gate.js';
+import { Prefilter } from './prefilter.js';
 import { TIER, WITHIN_LINE_ROWS, rowOverrules, rowTakes } from './precedence.js';
 import type { Category, EvidenceKind } from './types.js';
 import { EXCEPTION_MODULES, VOCABULARY_ENTRIES } from './vocabulary.js';
@@ -26,10 +27,10 @@ export interface Signature {
 }
 
 /**
- * Cheap first pass, one regex over the raw text: a line that matches none of these anchors is
- * never classified. The anchors are few because the cost of scanning grows with their number;
- * each error or cascade signature is reachable because the lines it matches carry one of them
- * (most say "Error", "failed" or "Exception"). The fixture tests check this on every line.
+ * Words errors are written in, for the first pass over the raw text (PREFILTER, below): with
+ * the signatures' own strings, a line that holds none of them is never classified. Most error
+ * lines say "Error", "failed" or "Exception"; the rest of the list is what a generic line (an
+ * exception of no known kind, a logger's error, a mention) may say instead.
  */
 const PREFILTER_ANCHORS = [
   'err', 'fail', 'xcept', 'traceback', 'kill', 'fatal', 'critical', 'denied', 'forbidden',
@@ -65,9 +66,6 @@ const PREFILTER_ANCHORS = [
   // words: a mangled C++ name after it rarely holds any word above.
   'undefined symbol',
 ];
-export const PREFILTER = new RegExp(PREFILTER_ANCHORS.join('|'), 'i');
-/** The same, global, for scanning a whole chunk at once from a position. */
-export const PREFILTER_GLOBAL = new RegExp(PREFILTER.source, 'gi');
 
 /**
  * A log level word near the start of a line (INFO, WARNING…), not inside a message such as
@@ -147,11 +145,13 @@ export const CUT_EXCEPTION_NAME = /^(?:[A-Za-z_]\w{0,100}\.){1,20}\s*$/;
 
 /**
  * A status the cluster reports without saying why: a `kubectl get pods` row, a describe
- * field (`Reason: Evicted`, `State: Waiting`) or a bare status word. It names the kind of
+ * field (`Reason: Evicted`, `State: Waiting`), a bare status word, or the HTTP status line the
+ * Kubernetes Python client prints first for an ApiException (`(403)`, then `Reason:` and the
+ * body: kubernetes-client/python kubernetes/client/exceptions.py, "({0})\nReason: {1}\n"). It names the kind of
  * failure, but the `Message:` line or the Warning event near it explains it, so it counts only
  * as a secondary error.
  */
-export const STATUS_ROW = /^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
+export const STATUS_ROW = /^\(\d{3}\)\s*$|^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
 
 /**
  * A command echoed by a shell or pasted with its prompt: what was run, not what failed. A line
@@ -286,6 +286,15 @@ const GENERIC: readonly Signature[] = [
 ];
 
 export const ERRORS: readonly Signature[] = [...FROM_VOCABULARY, ...GENERIC];
+
+/**
+ * The first pass (prefilter.ts): a line is examined when it holds an anchor or a string some
+ * signature cannot match without, so every signature is reachable whatever else its line says.
+ */
+export const PREFILTER = new Prefilter(
+  PREFILTER_ANCHORS.map((a) => new RegExp(a, 'i')),
+  [...ERRORS, ...CASCADES].flatMap((s) => necessaryLiterals(s.pattern) ?? []),
+);
 
 /** A Python exception line: `ValueError: …`, `torch._dynamo.exc.BackendCompilerFailed: …`. */
 export const EXCEPTION_LINE = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Failed)\b(?::|$)/;
