@@ -65,6 +65,10 @@ export const LAYER_WORDS: ReadonlyMap<string, LayerWord> = new Map<string, Layer
 /** Token prefixes (lower case): the layers' API names, whatever follows (cudaErrorNoDevice, CUDNN_STATUS_NOT_SUPPORTED, ncclSystemError). */
 export const LAYER_STEMS: ReadonlyArray<readonly [string, LayerWord]> = [
   ['cudaerror', { category: 'cuda', source: CUDA_RUNTIME }],
+  // The runtime's memory calls by name (cudaMalloc, cudaMallocAsync, cudaMemcpy…): a line that
+  // says one of them ran "out of memory" speaks of GPU memory.
+  ['cudamalloc', { category: 'cuda', source: CUDA_RUNTIME }],
+  ['cudamemcpy', { category: 'cuda', source: CUDA_RUNTIME }],
   ['cudnn', { category: 'cuda', source: 'NVIDIA cuDNN API, cudnnStatus_t (CUDNN_STATUS_NOT_SUPPORTED, CUDNN_STATUS_EXECUTION_FAILED…): https://docs.nvidia.com/deeplearning/cudnn/api/' }],
   ['cublas', { category: 'cuda', source: 'NVIDIA cuBLAS API, cublasStatus_t (CUBLAS_STATUS_EXECUTION_FAILED…): https://docs.nvidia.com/cuda/cublas/' }],
   ['nccl', { category: 'nccl', source: NCCL_DEBUG }],

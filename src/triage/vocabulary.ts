@@ -296,6 +296,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'gpu-oom',
+        summary: 'A CUDA device allocation failed: the GPU ran out of memory',
+        says: /\bcuda(?:Malloc|MallocAsync|MallocManaged|MallocPitch|Malloc3D) failed: out of memory/,
+        source: `the CUDA runtime's cudaMalloc returning cudaErrorMemoryAllocation, printed with cudaGetErrorString ("%s: allocating %.2f MiB on device %d: cudaMalloc failed: %s" in ggml-org/llama.cpp ggml/src/ggml-cuda/ggml-cuda.cu, and the same "cudaMalloc failed: %s" idiom in CUDA code at large); ${CUDA_RUNTIME_DOC}`,
+        example: 'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144.00 MiB on device 4: cudaMalloc failed: out of memory',
+      },
+      {
+        category: 'gpu-oom',
         summary: 'XLA ran out of device memory',
         says: /RESOURCE_EXHAUSTED: Out of memory while trying to allocate|ran out of memory trying to allocate/,
         source: 'openxla/xla xla/tsl/framework/bfc_allocator.cc ("Allocator (%s) ran out of memory trying to allocate %s"); XLA status RESOURCE_EXHAUSTED from the PJRT client',
@@ -308,6 +315,28 @@ export const VOCABULARY: readonly Software[] = [
         says: /No available memory for the cache blocks|is larger than the maximum number of tokens that can be stored in KV cache|KV cache is needed, which is larger than the available KV cache memory|on startup is less than desired GPU memory utilization/,
         source: 'vllm-project/vllm vllm/v1/core/kv_cache_utils.py ("No available memory for the cache blocks", "… KV cache is needed, which is larger than the available KV cache memory"), vllm/v1/worker/gpu_worker.py ("Free memory on device … on startup is less than desired GPU memory utilization")',
         example: '(EngineCore_DP0 pid=253) ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU memory utilization (0.92, 111.95 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+      },
+      {
+        category: 'gpu-oom',
+        // Secondary: an INFO line stating the cause; the ValueError after it is the failure when
+        // the log holds it, and this line stands in when the paste ends before it.
+        secondary: true,
+        summary: 'The model server found no GPU memory for its KV cache: zero cache blocks',
+        says: /# (?:GPU|cuda|CUDA) blocks: 0, # CPU blocks:/,
+        source: 'vllm-project/vllm vllm/executor/gpu_executor.py and executor_base.py (logger.info("# GPU blocks: %d, # CPU blocks: %d"), later "# cuda blocks: %d", right before raise_if_cache_size_invalid raises "No available memory for the cache blocks")',
+        example: 'INFO 04-27 10:13:05 gpu_executor.py:76] # GPU blocks: 0, # CPU blocks: 256',
+        evenInNoise: ' blocks: 0, # CPU blocks:',
+      },
+      {
+        category: 'gpu-oom',
+        // Secondary: an INFO line stating the cause; the ValueError after it is the failure when
+        // the log holds it, and this line stands in when the paste ends before it.
+        secondary: true,
+        summary: 'The model server found less than no GPU memory left for its KV cache after the weights',
+        says: /the rest of the memory reserved for KV Cache is -\d/,
+        source: 'vllm-project/vllm vllm/worker/worker.py determine_num_available_blocks (logger.info("… the rest of the memory reserved for KV Cache is %.2fGiB."): negative when the weights and activations already take more than gpu_memory_utilization allows)',
+        example: 'INFO 08-12 22:32:11 [worker.py:295] model weights take 6.59GiB; non_torch_memory takes 8.29GiB; PyTorch activation peak memory takes 4.93GiB; the rest of the memory reserved for KV Cache is -7.83GiB.',
+        evenInNoise: 'reserved for KV Cache is -',
       },
       {
         category: 'gpu-oom',
