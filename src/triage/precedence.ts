@@ -33,6 +33,8 @@ export interface PrecedenceRow {
   overReports?: boolean;
   /** Also overrules a line whose only evidence is its exception's class (kind 'class'), whatever layer that names. */
   overClassOnly?: boolean;
+  /** Also overrules a line that is a status with more than one cause (kind 'status'). */
+  overStatus?: boolean;
   /**
    * The chosen line must count less than this tier: 'recognised' for an exception of no known
    * kind or less, 'exception' for a line that is not even an exception. The exit code row has
@@ -81,6 +83,14 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     over: REPORTERS,
     overReports: true,
     why: 'a CUDA error reported through NCCL, its watchdog, an abort or the container runtime (its NVIDIA hook) is cuda: the kernel, the GPU or its driver failed, not the layer that reports it. Also across lines: a CUDA error the log records anywhere after an NCCL error line (NCCL\'s own `NCCL WARN Cuda failure` lines carry no rank prefix)',
+  },
+  {
+    name: 'the cause of a status',
+    from: ['chain', 'last-exception'],
+    recognised: true,
+    over: [],
+    overStatus: true,
+    why: "the line is a status a server answers for more than one cause (the Hugging Face Hub's 401: a missing repository, or a private or gated one asked for without a token); the client's own exception chained with it says which",
   },
   {
     name: 'the error line',
@@ -158,7 +168,7 @@ export function rowTakes(row: PrecedenceRow, e: RowEvidence): boolean {
 
 /** Whether a row may overrule a line of this category (and kind). */
 export function rowOverrules(row: PrecedenceRow, lineCategory: Category, lineKind?: EvidenceKind): boolean {
-  return row.over === 'any' || row.over.includes(lineCategory) || (row.overReports === true && lineKind === 'report') || (row.overClassOnly === true && lineKind === 'class');
+  return row.over === 'any' || row.over.includes(lineCategory) || (row.overReports === true && lineKind === 'report') || (row.overClassOnly === true && lineKind === 'class') || (row.overStatus === true && lineKind === 'status');
 }
 
 /**

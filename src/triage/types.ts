@@ -87,9 +87,11 @@ export type EvidenceRole =
 /**
  * A finer kind than the category: `shared-memory` (/dev/shm is host memory), `report` (a line that
  * only reports another layer's failure), `class` (an exception of no known kind whose class belongs
- * to a library that raises one kind of failure: only its class points at the layer).
+ * to a library that raises one kind of failure: only its class points at the layer), `status` (a
+ * status a server answers for more than one cause: its category is the likelier one, and a
+ * recognised exception chained with it says which it was).
  */
-export type EvidenceKind = 'shared-memory' | 'report' | 'class';
+export type EvidenceKind = 'shared-memory' | 'report' | 'class' | 'status';
 
 /** One thing that points at a category, and where it was seen. */
 export interface EvidenceItem {

@@ -885,6 +885,17 @@ export const VOCABULARY: readonly Software[] = [
         example: 'huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6602c3a7) Repository Not Found for url: https://huggingface.co/org/missing-model/resolve/main/config.json.',
       },
       {
+        // The Hub answers 401 for a missing repository and for a private or gated one asked for
+        // without a token, and its client reads it as a missing repository: data-path, unless the
+        // client's own exception chained with it (GatedRepoError) says otherwise.
+        category: 'data-path',
+        kind: 'status',
+        summary: 'The Hugging Face Hub answered 401 for a repository: it does not exist, or is private or gated and no token was sent',
+        says: /401 Client Error: Unauthorized for url: https:\/\/huggingface\.co\/(?!api\/whoami)/,
+        source: 'huggingface/huggingface_hub src/huggingface_hub/utils/_http.py hf_raise_for_status ("401 is misleading as it is returned for: private and gated repos if user is not authenticated; missing repos => for now, we process them as `RepoNotFound` anyway"); the same 401 through requests\' raise_for_status ("%s Client Error: %s for url: %s") where transformers asked the Hub directly',
+        example: 'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/missing-model/resolve/main/config.json',
+      },
+      {
         category: 'data-path',
         summary: 'The object does not exist in the bucket',
         says: /An error occurred \((?:404|NoSuchKey|NoSuchBucket|NotFound)\) when calling the \w{1,80} operation|google\.api_core\.exceptions\.NotFound/,

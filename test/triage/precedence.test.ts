@@ -42,6 +42,16 @@ const CASES: Record<string, Row[]> = {
     { line: line('crash'), evidence: [item('chain', 'cuda')], hints: { exitCode: 134 }, category: 'cuda' },
     { line: line('import'), evidence: [item('detail', 'cuda')], category: 'import' },
   ],
+  'the cause of a status': [
+    // The Hub's 401 is a missing repository unless its client's own exception chained with it says gated.
+    { line: { ...line('data-path'), kind: 'status' }, evidence: [item('chain', 'permission')], category: 'permission' },
+    { line: { ...line('data-path'), kind: 'status' }, evidence: [item('last-exception', 'permission')], category: 'permission' },
+    { line: { ...line('data-path'), kind: 'status' }, category: 'data-path' },
+    // Only over a status: a recognised line that is not one keeps its category.
+    { line: line('data-path'), evidence: [item('chain', 'permission')], category: 'data-path' },
+    // Only a recognised exception says which cause it was.
+    { line: { ...line('data-path'), kind: 'status' }, evidence: [item('chain', 'permission', { recognised: false })], category: 'data-path' },
+  ],
   'the error line': [
     { line: line('permission'), evidence: [item('chain', 'data-path')], category: 'permission' },
     { line: line('image-pull'), hints: { exitCode: 137, events: [{ reason: 'FailedScheduling' }] }, category: 'image-pull', decidedBy: 'log' },
