@@ -217,6 +217,16 @@ export const VOCABULARY: readonly Software[] = [
         source: 'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (event EvictionThresholdMet "Attempting to reclaim %s"), pkg/kubelet/eviction/helpers.go (nodeConditionMessageFmt "The node had condition: %v. ")',
         example: '  Warning  EvictionThresholdMet  4m32s  kubelet, node-3  Attempting to reclaim ephemeral-storage',
       },
+      {
+        // A cloud's notice that it takes a spot or preemptible machine back: the run did not fail
+        // by itself, and the same job on another machine may well finish.
+        category: 'eviction',
+        summary: 'The cloud announced it was taking back the spot or preemptible machine',
+        says: /(?:GCP|EC2) Metadata Service says termination is imminent/,
+        source: 'taskcluster/taskcluster tools/worker-runner/provider/google/google.go and provider/aws/aws.go (checkTerminationTime: "GCP Metadata Service says termination is imminent", "EC2 Metadata Service says termination is imminent", from the metadata servers\' instance/preempted and spot/termination-time)',
+        example: '2024/03/01 10:22:03 GCP Metadata Service says termination is imminent',
+        transient: true,
+      },
     ],
   },
   {
