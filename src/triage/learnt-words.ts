@@ -104,11 +104,13 @@ export class WordBag {
    * takes the same copy again instead of a new one. The reference holds at most the one chunk
    * that line was cut from.
    */
-  private last: { line: string; copy: Buffer } | undefined;
+  private lastLine: string | undefined;
+  private lastCopy: Buffer | undefined;
 
   add(line: string): void {
-    const copy = this.last?.line === line ? this.last.copy : Buffer.from(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, 'utf8');
-    this.last = { line, copy };
+    const copy = this.lastLine === line && this.lastCopy ? this.lastCopy : Buffer.from(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, 'utf8');
+    this.lastLine = line;
+    this.lastCopy = copy;
     if (this.ring.length < WINDOW_LINES) this.ring.push(copy);
     else this.ring[this.next] = copy;
     this.next = (this.next + 1) % WINDOW_LINES;

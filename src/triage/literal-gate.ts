@@ -42,7 +42,7 @@ const MAX_GATE_STRING = 12;
  * characters past ASCII in the text (without the `u` flag, case folding never maps one into
  * ASCII), and a literal of them is kept as "some character past ASCII".
  */
-const OTHER = 127;
+export const OTHER = 127;
 export const column = (code: number): number => (code >= ASCII ? OTHER : code >= 65 && code <= 90 ? code + 32 : code);
 
 function product(a: readonly string[], b: readonly string[]): string[] | null {
@@ -72,6 +72,7 @@ function exactStrings(node: AST.Node): string[] | null {
     case 'Assertion':
       // ^, $, \b and lookarounds consume nothing: for the strings a match contains, they are empty.
       return [''];
+    case 'Pattern':
     case 'Group':
     case 'CapturingGroup':
       return unionOf(node.alternatives.map(exactStrings));
@@ -169,9 +170,21 @@ function necessaryStrings(node: AST.Node): Literals {
  * the same as matching (with the `i` flag).
  */
 export function exactLiterals(pattern: RegExp): string[] | null {
-  const ast = new RegExpParser({ ecmaVersion: 2025 }).parsePattern(pattern.source, 0, pattern.source.length, { unicode: pattern.unicode, unicodeSets: pattern.flags.includes('v') });
-  const strings = exactStrings(ast.alternatives.length === 1 ? ast.alternatives[0] : { ...ast, type: 'Group' } as unknown as AST.Group);
+  if (!caseFoldsWithinAscii(pattern)) return null;
+  const strings = exactStrings(parse(pattern));
   return strings && strings.every((x) => x.length > 0 && !x.includes(String.fromCharCode(OTHER))) ? strings.sort() : null;
+}
+
+function parse(pattern: RegExp): AST.Pattern {
+  return new RegExpParser({ ecmaVersion: 2025 }).parsePattern(pattern.source, 0, pattern.source.length, { unicode: pattern.unicode, unicodeSets: pattern.flags.includes('v') });
+}
+
+/**
+ * With `u` or `v`, case-insensitive matching folds some characters past ASCII into ASCII
+ * letters (U+017F ſ into s, U+212A K into k): the shared column would not hold. Never gated.
+ */
+function caseFoldsWithinAscii(pattern: RegExp): boolean {
+  return !(pattern.ignoreCase && (pattern.unicode || pattern.flags.includes('v')));
 }
 
 /** The strings every match of `pattern` contains one of (lower-cased ASCII), or null when none is certain. */
@@ -184,11 +197,8 @@ export function necessaryLiterals(pattern: RegExp): string[] | null {
 const READ = new WeakMap<RegExp, string[] | null>();
 
 function readNecessaryLiterals(pattern: RegExp): string[] | null {
-  // With `u` or `v`, case-insensitive matching folds some characters past ASCII into ASCII
-  // letters (U+017F ſ into s, U+212A K into k): the shared column would not hold. Never gated.
-  if (pattern.ignoreCase && (pattern.unicode || pattern.flags.includes('v'))) return null;
-  const ast = new RegExpParser({ ecmaVersion: 2025 }).parsePattern(pattern.source, 0, pattern.source.length, { unicode: pattern.unicode, unicodeSets: pattern.flags.includes('v') });
-  const set = necessaryStrings(ast);
+  if (!caseFoldsWithinAscii(pattern)) return null;
+  const set = necessaryStrings(parse(pattern));
   return useful(set) ? set.sort() : null;
 }
 
@@ -272,11 +282,6 @@ export class Automaton {
     }
     this.outStart[states] = ids.length;
     this.outIds = Int32Array.from(ids);
-  }
-
-  /** The state after reading the character `code` in `state`. */
-  step(state: number, code: number): number {
-    return this.delta[state * this.width + this.columnOf[code < ASCII ? code : OTHER]];
   }
 }
 

@@ -1,4 +1,4 @@
-import { Automaton, exactLiterals, necessaryLiterals } from './literal-gate.js';
+import { Automaton, OTHER, exactLiterals, necessaryLiterals } from './literal-gate.js';
 
 /**
  * The first pass over a log: which lines are examined at all. Most lines of a training log are
@@ -73,7 +73,7 @@ export class Prefilter {
     // Each entry is the next state's row offset, with its hit in the top bits: a step is one
     // addition and two lookups, and the common case (no hit) one comparison.
     this.rows = Uint32Array.from(delta, (next) => next * width + hitOf[next] * HIT);
-    this.columns = new Uint8Array(0x10000).fill(columnOf[127]);
+    this.columns = new Uint8Array(0x10000).fill(columnOf[OTHER]);
     this.columns.set(columnOf);
     this.confirm = toConfirm.length > 0 ? new RegExp(toConfirm.map((a) => a.source).join('|'), 'i') : undefined;
     const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureLines } from './fixture-lines.js';
 import { LiteralGate, necessaryLiterals } from '../../src/triage/literal-gate.js';
 import { splitPrefix } from '../../src/triage/line-prefix.js';
 import { GATED_LINE_TESTS } from '../../src/triage/signatures.js';
@@ -77,18 +75,10 @@ describe('LiteralGate', () => {
   });
 });
 
-function logFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return logFiles(path);
-    return /\.(?:json|md)$/.test(name) ? [] : [path];
-  });
-}
-
 describe('the gate of classifyLine on every fixture line', () => {
   const gate = new LiteralGate(GATED_LINE_TESTS);
   const lines = [
-    ...logFiles(fileURLToPath(new URL('../fixtures/logs/', import.meta.url))).flatMap((path) => readFileSync(path, 'latin1').split('\n')),
+    ...fixtureLines(),
     ...VOCABULARY_ENTRIES.map((e) => e.example),
   ].flatMap((line) => [line, splitPrefix(line).rest]);
 

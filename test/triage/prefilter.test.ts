@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureLines } from './fixture-lines.js';
 import { necessaryLiterals } from '../../src/triage/literal-gate.js';
 import { MAX_SIGNATURE_STRING, Prefilter } from '../../src/triage/prefilter.js';
 import { CASCADES, ERRORS, PREFILTER } from '../../src/triage/signatures.js';
@@ -43,18 +41,10 @@ describe('Prefilter', () => {
   });
 });
 
-function logFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return logFiles(path);
-    return /\.(?:json|md)$/.test(name) ? [] : [path];
-  });
-}
-
 describe('the prefilter of the triage', () => {
   it('is exactly its source as a case-insensitive expression, on every fixture line', () => {
     const reference = new RegExp(PREFILTER.source, 'i');
-    const lines = logFiles(fileURLToPath(new URL('../fixtures/logs/', import.meta.url))).flatMap((path) => readFileSync(path, 'latin1').split('\n'));
+    const lines = fixtureLines();
     let passed = 0;
     const differ = lines.filter((line) => {
       const expected = reference.test(line);
