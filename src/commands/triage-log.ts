@@ -84,7 +84,8 @@ export function formatSummary(name: string, r: TriageResult): string {
   const e = r.firstError;
   if (e) {
     const where = e.source ? ` (${[e.source.pod, e.source.container, e.source.rank].filter(Boolean).join(', ')})` : '';
-    out.push(`First error: line ${e.lineNumber}${where}`);
+    // A guess's line is the one to read, not an error the triage recognised.
+    out.push(`First error: line ${e.lineNumber}${where}${e.guessed ? ' (no line was recognised: the line the guess rests on)' : ''}`);
     const width = String(e.contextStartLine + e.context.length).length;
     e.context.forEach((line, i) => {
       const n = e.contextStartLine + i;

@@ -120,6 +120,15 @@ function siteLabel(site: FailureSite | undefined, source?: { pod?: string; conta
   return parts.length ? ` (${forMrkdwn(parts.join(', '))})` : '';
 }
 
+/**
+ * The heading of a log's error line: the first relevant error, or, when no line was recognised
+ * and a guess from the log's words decided, the line that guess rests on (never called an error
+ * the triage recognised).
+ */
+export function errorLineTitle(firstError: { guessed?: boolean }): string {
+  return firstError.guessed ? 'The line the guess rests on' : 'First relevant error';
+}
+
 /** Said instead of a category when nothing in the log or the pod named a kind of failure. */
 export const UNRECOGNISED = {
   withLine: 'I could not tell the kind of failure from the log; read the error line.',
@@ -169,7 +178,7 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
 
   if (triage?.firstError) {
     const fe = triage.firstError;
-    blocks.push(codeBlock(`*First relevant error*${siteLabel(site, fe.source)}, log line ${fe.lineNumber}:`, fe.line));
+    blocks.push(codeBlock(`*${errorLineTitle(fe)}*${siteLabel(site, fe.source)}, log line ${fe.lineNumber}:`, fe.line));
   } else if (state === 'Failed' && triage) {
     blocks.push(section(`*No error line found in the log*${siteLabel(site)}; the category comes from the container's termination state.`));
   }
@@ -191,6 +200,6 @@ export function buildWorkloadAlert(alert: WorkloadAlert): SlackMessage {
 export function alertFallbackText(alert: WorkloadAlert): string {
   const { workload: w, state, triage } = alert;
   const head = `${w.kind} ${w.name} (project ${w.project}${clusterNote(w)}) is ${state}: ${GUIDE[state].meaning}.`;
-  const error = triage?.firstError ? ` First error: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
+  const error = triage?.firstError ? ` ${triage.firstError.guessed ? 'Line to read' : 'First error'}: ${truncate(triage.firstError.line.replace(/[\r\n]+/g, ' '), 300)}` : '';
   return forMrkdwn(`${head}${error} Next: ${GUIDE[state].nextAction}`);
 }

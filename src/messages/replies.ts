@@ -8,7 +8,7 @@ import { GUIDE, MAINTENANCE_ADVICE, SAFE_RECOVERY } from '../lifecycle/states.js
 import { rankLabel } from '../cluster/normalize.js';
 import { safeTail, type TriageResult } from '../triage/index.js';
 import { context, fields, header, LIMITS, section, type Block, type SectionBlock, type SlackMessage } from './blocks.js';
-import { describeTermination, runaiUiLink, STATE_ICON, verdictSection } from './alert.js';
+import { describeTermination, errorLineTitle, runaiUiLink, STATE_ICON, verdictSection } from './alert.js';
 import { forCodeBlock, forMrkdwn, forInlineCode, slackDate, truncate } from './mrkdwn.js';
 import type { CheckpointReading } from '../recovery/checkpoint.js';
 import type { LogFinding } from '../recovery/log-advice.js';
@@ -312,7 +312,7 @@ export function whyMessage({ workload: w, triage, where, schedulerReasons, plain
     summary = plainReasons[0]?.plain ?? (reasons.length ? `${schedulerReasons.at(-1)?.reason ?? 'Waiting'}: ${schedulerReasons.at(-1)?.message ?? w.phaseMessage ?? ''}` : 'no scheduler reasons yet');
   } else if (triage?.firstError) {
     const fe = triage.firstError;
-    blocks.push(section(`*First relevant error*${where ? ` (${forMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${forCodeBlock(fe.line, 2500) || ' '}\`\`\``));
+    blocks.push(section(`*${errorLineTitle(fe)}*${where ? ` (${forMrkdwn(where)})` : ''}, log line ${fe.lineNumber}:\n\`\`\`${forCodeBlock(fe.line, 2500) || ' '}\`\`\``));
     summary = triage.recognised ? `${triage.categoryLabel}: ${truncate(fe.line, 300)}` : truncate(fe.line, 300);
   } else if (triage && triage.decidedBy !== 'none') {
     blocks.push(section(`*No error line in the log*${where ? ` (${forMrkdwn(where)})` : ''}; ${forMrkdwn(triage.summary)}.`));

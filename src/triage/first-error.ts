@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { lastRedraw, stripAnsi } from './escape.js';
 import { splitPrefix } from './line-prefix.js';
 import { LayerVote } from './layer-words.js';
-import { learntEvidence, learntScoringModel, WordBag } from './learnt-words.js';
+import { learntEvidence, learntScoringModel, strongestLine, WordBag } from './learnt-words.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
 import {
   CAUSED_BY,
@@ -23,7 +23,7 @@ import {
   raisedException,
   type Classification,
 } from './signatures.js';
-import type { EvidenceItem, EvidenceRole, LogSource } from './types.js';
+import type { Category, EvidenceItem, EvidenceRole, LogSource } from './types.js';
 
 /**
  * The streaming scan for the first relevant error. It keeps no more of the log than a few
@@ -103,6 +103,12 @@ export interface ScanOutcome {
   describedExitCode?: number;
   /** The words of the log's error-looking lines (learnt-words.ts), for training the learnt reading. */
   words: ReadonlySet<string>;
+  /**
+   * With no candidate line and a learnt guess, the line the guess rests on (the bag's line whose
+   * words point at the guessed category most) and the lines around it where the tail still
+   * holds them: shown as the line to read, never as a recognised error.
+   */
+  restingLine?: { line: RawLine; before: RawLine[]; after: RawLine[]; source: LogSource };
 }
 
 interface History {
@@ -288,11 +294,16 @@ export class FirstErrorScanner {
     let best: Candidate | null = null;
     for (let tier = this.best.length - 1; tier >= 0 && !best; tier--) best = this.best[tier] ?? null;
     best ??= this.header ?? null;
+    const tail = this.tail();
+    // With no candidate line at all, the words of the lines the prefilter hit may still say what failed.
+    const guess = best ? undefined : this.learntGuess();
+    const restingLine = guess && this.restingLineOf(guess.category, tail);
+    const guessEvidence = guess && restingLine ? { ...guess, lineNumber: restingLine.line.lineNumber } : guess;
     return {
       best,
-      // With no candidate line at all, the words of the lines the prefilter hit may still say what failed.
-      evidence: best ? this.evidenceOf(best) : [this.learntGuess()].filter((e) => e !== undefined),
-      tail: this.tail(),
+      evidence: best ? this.evidenceOf(best) : [guessEvidence].filter((e) => e !== undefined),
+      ...(restingLine && { restingLine }),
+      tail,
       lineCount: this.lines,
       bytes: this.bytes,
       binary: this.binary,
@@ -404,7 +415,7 @@ export class FirstErrorScanner {
     const { writer, source, rest } = splitPrefix(clean);
     // Info-level chatter ("0 errors, 0 failures") is not where a log fails; warnings are kept:
     // programs log real failures at warning level, and leaving them out read worse in cross-validation.
-    if (hit && !INFO_LEVEL.test(rest)) this.wordBag.add(rest);
+    if (hit && !INFO_LEVEL.test(rest)) this.wordBag.add(rest, lineNumber);
     const traceback = this.tracebacks.get(writer);
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) {
@@ -658,6 +669,24 @@ export class FirstErrorScanner {
     }
   }
 
+  /** The bag's line a guess of `category` rests on, with the tail's lines around it when the tail still holds it. */
+  private restingLineOf(category: Category, tail: readonly RawLine[]): ScanOutcome['restingLine'] {
+    const lines = this.wordBag.lines();
+    const at = strongestLine(learntScoringModel(), category, lines.map((l) => l.text));
+    if (at === undefined) return undefined;
+    const { text, lineNumber } = lines[at];
+    const inTail = tail.findIndex((l) => l.lineNumber === lineNumber);
+    // The bag keeps a line without its prefix; the tail keeps it whole, with the pod or rank it names.
+    if (inTail === -1) return { line: { text, lineNumber, secret: this.isKeyLine(lineNumber) }, before: [], after: [], source: { ...this.fixedSource } };
+    const line = tail[inTail];
+    return {
+      line,
+      before: tail.slice(Math.max(0, inTail - CONTEXT_BEFORE), inTail),
+      after: tail.slice(inTail + 1, inTail + 1 + CONTEXT_AFTER),
+      source: { ...this.fixedSource, ...splitPrefix(stripAnsi(line.text)).source },
+    };
+  }
+
   /** The learnt model's reading of the bag's words, when it is sure enough (learnt-words.ts). */
   private learntGuess(): EvidenceItem | undefined {
     return learntEvidence(learntScoringModel(), this.wordBag.words);
@@ -667,7 +696,7 @@ export class FirstErrorScanner {
   private vote(rest: string, lineNumber: number, hit: boolean): void {
     this.layerVote.add(rest, lineNumber);
     // A line the prefilter hit is in the bag already.
-    if (!hit) this.wordBag.add(rest);
+    if (!hit) this.wordBag.add(rest, lineNumber);
   }
 
   private isKeyLine(lineNumber: number): boolean {

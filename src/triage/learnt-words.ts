@@ -98,6 +98,8 @@ export const LINE_CHARS = 512;
  */
 export class WordBag {
   private readonly ring: Buffer[] = [];
+  /** The log line number of each ring entry, for naming the line a guess rests on. */
+  private readonly numbers: number[] = [];
   private next = 0;
   /**
    * The line added last and its copy: a line repeated (a rank's message on every rank, a flood)
@@ -107,12 +109,17 @@ export class WordBag {
   private lastLine: string | undefined;
   private lastCopy: Buffer | undefined;
 
-  add(line: string): void {
+  add(line: string, lineNumber: number): void {
     const copy = this.lastLine === line && this.lastCopy ? this.lastCopy : Buffer.from(line.length > LINE_CHARS ? line.slice(0, LINE_CHARS) : line, 'utf8');
     this.lastLine = line;
     this.lastCopy = copy;
-    if (this.ring.length < WINDOW_LINES) this.ring.push(copy);
-    else this.ring[this.next] = copy;
+    if (this.ring.length < WINDOW_LINES) {
+      this.ring.push(copy);
+      this.numbers.push(lineNumber);
+    } else {
+      this.ring[this.next] = copy;
+      this.numbers[this.next] = lineNumber;
+    }
     this.next = (this.next + 1) % WINDOW_LINES;
   }
 
@@ -121,6 +128,17 @@ export class WordBag {
     const words = new Set<string>();
     for (const line of this.ring) addWordsOfLine(line.toString('utf8'), words);
     return words;
+  }
+
+  /** The window's lines, oldest first, each with its line number (a line added twice in a row appears twice). */
+  lines(): Array<{ text: string; lineNumber: number }> {
+    const out: Array<{ text: string; lineNumber: number }> = [];
+    const start = this.ring.length < WINDOW_LINES ? 0 : this.next;
+    for (let k = 0; k < this.ring.length; k++) {
+      const i = (start + k) % this.ring.length;
+      out.push({ text: this.ring[i].toString('utf8'), lineNumber: this.numbers[i] });
+    }
+    return out;
   }
 }
 
@@ -177,6 +195,11 @@ export function scoringModel(model: LearntModel): ScoringModel {
   return { categories: model.categories, logPrior, logLikelihood };
 }
 
+/** How much more likely a word is under category `c` than, on average, under the others (log scale). */
+function lift(row: readonly number[], c: number): number {
+  return row[c] - (row.reduce((a, b) => a + b, 0) - row[c]) / (row.length - 1);
+}
+
 export interface Guess {
   category: Category;
   /** Posterior probability of the category, 0..1. */
@@ -201,14 +224,40 @@ export function guessCategory(model: ScoringModel, words: ReadonlySet<string>): 
   const max = scores[best];
   const sum = scores.reduce((a, s) => a + Math.exp(s - max), 0);
   // Words that favour the winner over the mean of the other categories, most first.
-  const lift = (row: readonly number[]): number => row[best] - (row.reduce((a, b) => a + b, 0) - row[best]) / (row.length - 1);
   const words3 = seen
-    .map(([word, row]) => [word, lift(row)] as const)
+    .map(([word, row]) => [word, lift(row, best)] as const)
     .filter(([, l]) => l > 0)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, 3)
     .map(([word]) => word);
   return { category: model.categories[best], probability: 1 / sum, words: words3 };
+}
+
+/**
+ * Of a guess's lines, the one whose learnt words point at `category` most (the sum of the lifts
+ * of its words that favour it), the earliest of equals: the line the guess rests on, which the
+ * alert shows in place of a first error when no line was recognised. Undefined when no line has
+ * such a word. Linear in the lines' length.
+ */
+export function strongestLine(model: ScoringModel, category: Category, lines: readonly string[]): number | undefined {
+  const c = model.categories.indexOf(category);
+  if (c === -1) return undefined;
+  let best: number | undefined;
+  let bestScore = 0;
+  lines.forEach((line, index) => {
+    const words = new Set<string>();
+    addWordsOfLine(line, words);
+    let score = 0;
+    for (const word of words) {
+      const row = model.logLikelihood.get(word);
+      if (row) score += Math.max(0, lift(row, c));
+    }
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  });
+  return best;
 }
 
 /** The guess as evidence, or nothing when the model is unsure or says `other`. */

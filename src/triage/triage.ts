@@ -33,6 +33,19 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
   const decision = decideCategory(best?.classification ?? null, scan.evidence, stated);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
   let firstError: TriageResult['firstError'] = null;
+  const resting = scan.restingLine;
+  if (!best && resting && decision.evidence[0]?.role === 'learnt-words') {
+    // No line was recognised and the guess decided: the line it rests on is the one to read.
+    const context = [...resting.before, resting.line, ...resting.after];
+    firstError = {
+      line: showLine(resting.line, byteMode, ERROR_LINE_MAX_CHARS),
+      lineNumber: resting.line.lineNumber,
+      ...(nonEmptySource(resting.source) && { source: resting.source }),
+      context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
+      contextStartLine: context[0].lineNumber,
+      guessed: true,
+    };
+  }
   if (best) {
     const source = nonEmptySource(best.source);
     const around = [...best.before, best.line, ...best.after];

@@ -47,6 +47,11 @@ export interface FirstError {
   context: string[];
   /** Line number of context[0]. */
   contextStartLine: number;
+  /**
+   * True when no line was recognised and this is the line a guess from the log's words rests on
+   * (learnt-words.ts): the line to read, not a diagnosis.
+   */
+  guessed?: boolean;
 }
 
 /** What decided the category: the log itself, or a hint when the log had no real error. */

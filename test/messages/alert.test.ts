@@ -34,4 +34,17 @@ describe('the category sentence of a failure', () => {
     const alert = buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('step 1\nstep 2\n') });
     expect(textOf(alert.blocks)).toContain(UNRECOGNISED.withoutLine);
   });
+
+  it('calls the line a guess rests on that, not a first error, in the DM, its fallback text and the why reply', () => {
+    // No line is a candidate (a warning); the words of this one are an allocator's (learnt-words.ts).
+    const triage = triageText('step 1200 loss 2.1\nWARNING: the allocator could not reserve the buffer, out of device memory on gpu 0 (tried to allocate 4 GiB)\n');
+    expect(triage.firstError?.guessed).toBe(true);
+    const alert = buildWorkloadAlert({ workload, state: 'Failed', triage });
+    expect(textOf(alert.blocks)).toContain('*The line the guess rests on*, log line 2:');
+    expect(textOf(alert.blocks)).not.toContain('First relevant error');
+    expect(alert.text).toContain('Line to read: WARNING: the allocator');
+    expect(textOf(whyMessage({ workload, triage, schedulerReasons: [] }).blocks)).toContain('*The line the guess rests on*, log line 2:');
+    const recognised = buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('torch.OutOfMemoryError: CUDA out of memory.\n') });
+    expect(textOf(recognised.blocks)).toContain('*First relevant error*, log line 1:');
+  });
 });

@@ -11,6 +11,7 @@ import {
   MIN_LOGS_PER_WORD,
   MIN_POSTERIOR,
   scoringModel,
+  strongestLine,
   trainModel,
   WINDOW_LINES,
   WordBag,
@@ -35,20 +36,31 @@ describe('learnt words: the words of a line', () => {
 describe('learnt words: the bag of a log', () => {
   it('holds the words of the last WINDOW_LINES lines only', () => {
     const bag = new WordBag();
-    bag.add('early warning about tokenizers');
-    for (let i = 0; i < WINDOW_LINES; i++) bag.add('step done');
+    bag.add('early warning about tokenizers', 1);
+    for (let i = 0; i < WINDOW_LINES; i++) bag.add('step done', 2 + i);
     expect(bag.words.has('tokenizers')).toBe(false);
-    bag.add('failed to allocate');
+    bag.add('failed to allocate', WINDOW_LINES + 2);
     expect([...bag.words].sort()).toEqual(['allocate', 'done', 'failed', 'step']);
+  });
+
+  it('gives back its lines oldest first, each with its line number, once the window has wrapped too', () => {
+    const bag = new WordBag();
+    bag.add('first', 10);
+    bag.add('second', 12);
+    expect(bag.lines()).toEqual([{ text: 'first', lineNumber: 10 }, { text: 'second', lineNumber: 12 }]);
+    for (let i = 0; i < WINDOW_LINES + 3; i++) bag.add(`line ${i}`, 100 + i);
+    const lines = bag.lines();
+    expect(lines).toHaveLength(WINDOW_LINES);
+    expect([lines[0], lines.at(-1)]).toEqual([{ text: 'line 3', lineNumber: 103 }, { text: `line ${WINDOW_LINES + 2}`, lineNumber: 100 + WINDOW_LINES + 2 }]);
   });
 
   it('stays bounded on a flood of new words, and still takes the failure after the flood', () => {
     const bag = new WordBag();
     // 20 new words a line: the window's 256 lines hold 5120, more than the cap.
-    for (let i = 0; i < 20_000; i++) bag.add(Array.from({ length: 20 }, (_, k) => `w${i}x${k}`).join(' '));
+    for (let i = 0; i < 20_000; i++) bag.add(Array.from({ length: 20 }, (_, k) => `w${i}x${k}`).join(' '), i + 1);
     expect(bag.words.size).toBe(MAX_WORDS_PER_LOG);
     expect(bag.words.size).toBeLessThanOrEqual(MAX_WORDS_PER_LOG);
-    for (let i = 0; i < WINDOW_LINES; i++) bag.add('cudnn handle failed');
+    for (let i = 0; i < WINDOW_LINES; i++) bag.add('cudnn handle failed', 20_001 + i);
     expect(bag.words.has('cudnn')).toBe(true);
   });
 });
@@ -90,6 +102,16 @@ describe('learnt words: training and guessing', () => {
     expect(learntEvidence(model, new Set(['failed']))).toBeUndefined();
     expect(learntEvidence(model, new Set(['mount', 'volume', 'failed']))).toMatchObject({ role: 'learnt-words', category: 'volume-mount', recognised: false });
   });
+
+  it("names the line whose words point at the guess most, the earliest of equals, none when no word favours it", () => {
+    const model = scoringModel(trainModel(TOY, 'toy'));
+    const lines = ['epoch 3 failed', 'socket connect error', 'volume mount failed', 'mount volume failed again', 'value error'];
+    // 'failed' and 'error' are shared by both kinds and favour neither much; 'mount' and 'volume' only one.
+    expect(strongestLine(model, 'volume-mount', lines)).toBe(2);
+    expect(strongestLine(model, 'nccl', lines)).toBe(1);
+    expect(strongestLine(model, 'volume-mount', ['value error', 'nothing here'])).toBeUndefined();
+    expect(strongestLine(model, 'gpu-oom', lines)).toBeUndefined();
+  });
 });
 
 describe('learnt words: the trained model', () => {
@@ -124,6 +146,26 @@ describe('learnt words in the triage', () => {
     expect(r.summary).toMatch(/^A guess from the words of the log's error lines \(words such as "[a-z0-9_]+"/);
     const text = JSON.stringify(verdictSection(r));
     expect(text).toContain('a guess');
+  });
+
+  // No line is a candidate at all: the one that names the failure is logged at warning level,
+  // which the line finder passes over (a program's warning is rarely its failure), but its words
+  // are in the bag and are those of allocator failures.
+  const WARNED = ['step 1200 loss 2.1', 'WARNING: the allocator could not reserve the buffer, out of device memory on gpu 0 (tried to allocate 4 GiB)', 'step 1201'].join('\n');
+
+  it('shows the line the guess rests on when no line is a candidate, marked as such, with its context', () => {
+    expect(triageText(LOG).firstError?.guessed).toBeUndefined();
+    const r = triageText(WARNED);
+    expect(r.category).toBe('gpu-oom');
+    expect(r.firstError).toMatchObject({ lineNumber: 2, guessed: true, contextStartLine: 1 });
+    expect(r.firstError!.line).toContain('the allocator could not reserve the buffer');
+    expect(r.firstError!.context).toHaveLength(3);
+    expect(r.evidence[0].lineNumber).toBe(2);
+  });
+
+  it('shows no guessed line when Kubernetes decided instead', () => {
+    expect(triageText(WARNED, { exitCode: 137 })).toMatchObject({ category: 'host-oom', firstError: null });
+    expect(triageText(WARNED, { reason: 'Evicted' })).toMatchObject({ category: 'eviction', firstError: null });
   });
 
   it('never overrules what Kubernetes says or a recognised line', () => {
