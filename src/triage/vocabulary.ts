@@ -619,6 +619,15 @@ export const VOCABULARY: readonly Software[] = [
         example: '[node-2:10319] *** End of error message ***',
       },
       {
+        category: 'crash',
+        summary: "A process crashed on a signal; glog's failure signal handler printed its stack",
+        // SIGTERM is in glog's list too, but it is a stop from outside (the generic SIGTERM row), not a crash.
+        says: /\*\*\* SIG(?:SEGV|ILL|FPE|ABRT|BUS) \(@0x[0-9a-f]{1,16}\) received by PID \d{1,10}/,
+        source: 'google/glog src/signalhandler.cc (DumpSignalInfo: "*** " signal name " (@0x" address ") received by PID " pid " (TID 0x" tid ") from PID " sender "; stack trace: ***"; docs/failures.md). Paddle, Caffe and XLA install it; a failure writer may route it through LOG(WARNING) or LOG(ERROR)',
+        example: 'W1212 04:02:33.403934 24044 init.cc:205] *** SIGSEGV (@0x0) received by PID 24044 (TID 0x7f6406bd7740) from PID 0; stack trace: ***',
+        evenInNoise: ') received by PID ',
+      },
+      {
         category: 'nccl',
         summary: 'mpirun could not start its daemons on the other nodes',
         says: /ORTE was unable to reliably start one or more daemons/,
