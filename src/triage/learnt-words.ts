@@ -53,6 +53,19 @@ export interface LearntModel {
   trainedOn: string;
 }
 
+/**
+ * English function words: they say nothing of a layer, and with a few hundred logs the phrasing
+ * of one message ("requires X, but you have Y") was enough to make them point somewhere (`but`
+ * read as import). Words that do carry meaning in an error (`not`, `out`, `no`) are kept.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'the', 'and', 'but', 'for', 'with', 'from', 'this', 'that', 'these', 'those', 'are', 'was', 'were',
+  'been', 'being', 'has', 'have', 'had', 'you', 'your', 'its', 'all', 'any', 'some', 'into', 'onto',
+  'than', 'then', 'there', 'their', 'they', 'them', 'which', 'what', 'when', 'where', 'who', 'will',
+  'would', 'could', 'should', 'may', 'might', 'also', 'just', 'only', 'such', 'our', 'can', 'does',
+  'did', 'how', 'why', 'here', 'his', 'her', 'she', 'him', 'each', 'other', 'more', 'most', 'very',
+]);
+
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
@@ -72,6 +85,7 @@ export function addWordsOfLine(line: string, into: Set<string>, limit = MAX_WORD
     const length = i - start;
     if (length < MIN_WORD_CHARS || length > MAX_WORD_CHARS || !isLetter(line.charCodeAt(start))) continue;
     const word = line.slice(start, i).toLowerCase();
+    if (STOP_WORDS.has(word)) continue;
     // `cuda:0` is a device's name (PyTorch c10/core/Device.cpp), not the CUDA layer failing: a
     // device mismatch names it in passing (the same rule as layer-words.ts).
     if (word === 'cuda' && line.charCodeAt(i) === 58) continue;

@@ -62,6 +62,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'image-pull',
         transient: true,
+        // The registry's answer states the cause on the kubelet's ErrImagePull line, a cascade.
+        beforeCascades: true,
         summary: 'The registry was temporarily unavailable while the image was pulled (HTTP 5xx or 429)',
         says: /unexpected status(?: code \S{1,2048}| from [A-Z]{3,7} request to \S{1,2048})?: (?:5\d\d|429)\b|received unexpected HTTP status: (?:5\d\d|429)\b/,
         source: 'containerd/containerd core/remotes/errors/errors.go ("unexpected status from %s request to %s: %s"; v1.6 remotes/errors/errors.go "unexpected status: %s", remotes/docker/fetcher.go "unexpected status code %v: %v"); distribution/distribution internal/client/errors.go ("received unexpected HTTP status: %s", the registry client of Docker and Podman)',
@@ -70,6 +72,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'image-pull',
         transient: true,
+        // The registry's answer states the cause on the kubelet's ErrImagePull line, a cascade.
+        beforeCascades: true,
         summary: 'The registry refused the pull for now: too many requests',
         // The registry's error code, not HTTP's reason phrase "Too Many Requests": every HTTP
         // client prints that one (the Hugging Face Hub's 429 is not a pull).
@@ -86,6 +90,8 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'image-pull',
+        // The registry's answer states the cause on the kubelet's ErrImagePull line, a cascade.
+        beforeCascades: true,
         summary: 'The registry refused the credentials for the image',
         says: /\bunauthorized: |denied: requested access to the resource is denied|pull access denied|failed to fetch (?:oauth|anonymous) token/,
         source: 'distribution/distribution registry/api/errcode/register.go (UNAUTHORIZED "authentication required", DENIED), registry/api/errcode/errors.go (an error reads "<code in lower case>: <message>"); containerd/containerd core/remotes/docker/resolver.go ("pull access denied, repository does not exist or may require authorization"), core/remotes/docker/authorizer.go ("failed to fetch oauth token")',
@@ -93,10 +99,19 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'image-pull',
+        // The registry's answer states the cause on the kubelet's ErrImagePull line, a cascade.
+        beforeCascades: true,
         summary: 'The image or tag does not exist in the registry',
         says: /manifest unknown|blob unknown to registry|repository name not known to registry|\bname unknown: |failed to resolve reference/,
         source: 'distribution/distribution registry/api/errcode/register.go (MANIFEST_UNKNOWN, BLOB_UNKNOWN, NAME_UNKNOWN); containerd/containerd internal/cri/server/images/image_pull.go ("failed to resolve reference")',
         example: 'Error response from daemon: manifest for vllm/vllm-openai:v0.99 not found: manifest unknown: manifest unknown',
+      },
+      {
+        category: 'image-pull',
+        summary: "Docker could not unpack a pulled layer onto the node's storage (its own message says why: a full or read-only disk)",
+        says: /failed to register layer: /,
+        source: 'moby/moby distribution/pull_v2.go and layer/layer_store.go (pulling: fmt.Errorf("failed to register layer: %v", err))',
+        example: 'docker: failed to register layer: Error processing tar file(exit status 1): symlink libnppim.so.11.3.3.95 /opt/conda/lib/libnppim.so: read-only file system.',
       },
       {
         category: 'image-pull',
@@ -300,9 +315,25 @@ export const VOCABULARY: readonly Software[] = [
         category: 'gpu-oom',
         beforeCascades: true,
         summary: 'A CUDA allocation failed: the GPU ran out of memory',
-        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error: out of memory|cudaErrorMemoryAllocation/,
-        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ${CUDA_RUNTIME_DOC}`,
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
         example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
+      },
+      {
+        category: 'gpu-oom',
+        summary: "A CUDA driver call failed for want of GPU memory (the driver API's CUDA_ERROR_OUT_OF_MEMORY)",
+        says: /CUDA_ERROR_OUT_OF_MEMORY/,
+        source: 'CUDA Driver API, CUresult CUDA_ERROR_OUT_OF_MEMORY (cuGetErrorName): https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html; printed by name in XLA and TensorFlow (openxla/xla xla/stream_executor/cuda/cuda_driver.cc "failed call to cuDevicePrimaryCtxRetain: %s", "failed to allocate %s (%d bytes) from device: %s"), Numba and CuPy',
+        example: '2022-05-25 16:37:26.029661: W external/org_tensorflow/tensorflow/compiler/xla/service/platform_util.cc:200] unable to create StreamExecutor for CUDA:0: failed initializing StreamExecutor for CUDA device ordinal 0: INTERNAL: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 11554717696',
+        // XLA logs a device it cannot open at warning level and goes on without it; the out-of-memory is still why.
+        evenInNoise: 'CUDA_ERROR_OUT_OF_MEMORY',
+      },
+      {
+        category: 'gpu-oom',
+        summary: "MXNet's GPU memory pool could not allocate: the GPU ran out of memory",
+        says: /pooled_storage_manager\.h:\d{1,6}: (?:Memory allocation failed|cudaMalloc (?:retry )?failed: out of memory)/,
+        source: 'apache/mxnet src/storage/pooled_storage_manager.h (GPUPooledStorageManager::Alloc: LOG(FATAL) << "Memory allocation failed" in 0.x, "cudaMalloc retry failed: " << cudaGetErrorString(e) later; the pooled manager is the GPU storage)',
+        example: '[19:03:47] src/storage/./pooled_storage_manager.h:62: Memory allocation failed.',
       },
       {
         category: 'gpu-oom',
@@ -367,6 +398,14 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Host memory allocators',
     entries: [
+      {
+        category: 'host-oom',
+        summary: 'CUDA could not allocate pinned host memory: the host ran out of memory it can lock',
+        says: /failed to alloc \d{1,20} bytes on host: |could not allocate pinned host memory of size: /,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (GpuDriver::HostAllocate: "failed to alloc " bytes " bytes on host: " status), tensorflow/tensorflow tensorflow/core/common_runtime/device/device_host_allocator.h ("could not allocate pinned host memory of size: ", at warning level)',
+        example: '2022-08-17 11:26:20.226278: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:796] failed to alloc 12524123136 bytes on host: CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation not supported on this OS',
+        evenInNoise: 'pinned host memory',
+      },
       {
         category: 'host-oom',
         summary: 'Spark RAPIDS ran out of host memory',
@@ -563,9 +602,18 @@ export const VOCABULARY: readonly Software[] = [
         category: 'cuda',
         secondary: true,
         summary: 'The NGC container does not support this GPU or driver',
-        says: /No supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release/,
+        says: /No supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release|The NVIDIA Driver was not detected\./,
         source: 'the NGC containers\' entrypoint (/opt/nvidia/entrypoint.d; not published as source), printed verbatim in e.g. https://github.com/coqui-ai/stt/issues/1936',
         example: 'ERROR: No supported GPU(s) detected to run this container',
+        // The banner says the driver is missing at warning level ("WARNING: The NVIDIA Driver was not detected."): still why.
+        evenInNoise: 'NVIDIA Driver was not detected',
+      },
+      {
+        category: 'cuda',
+        summary: 'cuBLAS could not run a matrix multiplication for TensorFlow (often the GPU memory cuBLAS needs is taken)',
+        says: /\bBlas (?:GEMM|xGEMMBatched|GEMV|SGEMM|xGEMV) launch failed/,
+        source: 'tensorflow/tensorflow tensorflow/core/kernels/matmul_op_impl.h and matmul_op.cc (errors::Internal("Blas GEMM launch failed : a.shape=", …), "Blas xGEMMBatched launch failed", "Blas GEMV launch failed")',
+        example: '  (0) Internal: Blas GEMM launch failed : a.shape=(64, 50), b.shape=(50, 180), m=64, n=180, k=50',
       },
     ],
   },
@@ -626,6 +674,21 @@ export const VOCABULARY: readonly Software[] = [
         source: 'google/glog src/signalhandler.cc (DumpSignalInfo: "*** " signal name " (@0x" address ") received by PID " pid " (TID 0x" tid ") from PID " sender "; stack trace: ***"; docs/failures.md). Paddle, Caffe and XLA install it; a failure writer may route it through LOG(WARNING) or LOG(ERROR)',
         example: 'W1212 04:02:33.403934 24044 init.cc:205] *** SIGSEGV (@0x0) received by PID 24044 (TID 0x7f6406bd7740) from PID 0; stack trace: ***',
         evenInNoise: ') received by PID ',
+      },
+      {
+        category: 'crash',
+        summary: 'A C++ assertion failed (a glog/Ray/abseil CHECK) and aborted the process',
+        says: /\bCheck failed: /,
+        source: 'google/glog src/glog/logging.h (CHECK(condition): "Check failed: " #condition " "), ray-project/ray src/ray/util/logging.h (RAY_CHECK: " Check failed: "), abseil/abseil-cpp absl/log/check.h ("Check failed: "); a failed CHECK logs at FATAL and aborts',
+        example: '(pid=raylet, ip=172.31.21.113) F0803 17:57:59.534689 31315 31315 service_based_accessor.cc:488]  Check failed: !local_node_id_.IsNil() This node is disconnected.',
+      },
+      {
+        category: 'nccl',
+        summary: "A rank waited in vain for another over the distributed store's socket (c10d)",
+        says: /\[c10d\] (?:waitForInput: socket [^\n]{1,300}? timed out after|While waitForInput, poolFD failed with)/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp (C10D_WARNING("waitForInput: socket {} timed out after {}ms"), C10D_WARNING("While waitForInput, poolFD failed with (errno: {} - {}).")), at warning level',
+        example: '[rank3]:[W208 00:55:32.444220068 socket.cpp:487] [c10d] waitForInput: socket SocketImpl(fd=103, addr=[::ffff:11.130.1.53]:52362, remote=[::ffff:11.130.1.53]:5000) timed out after 1800000ms',
+        evenInNoise: 'waitForInput',
       },
       {
         category: 'nccl',
@@ -709,6 +772,22 @@ export const VOCABULARY: readonly Software[] = [
         says: /A module that was compiled using NumPy 1\.x cannot be run in|_ARRAY_API not found|numpy\.dtype size changed, may indicate binary incompatibility|module compiled against (?:API version|NumPy)|numpy\.(?:_?core\.)?multiarray failed to import/,
         source: 'numpy/numpy numpy/core/_multiarray_umath.py ("A module that was compiled using NumPy 1.x cannot be run in NumPy %s"), numpy/_core/code_generators/generate_numpy_api.py ("module compiled against …", "numpy._core.multiarray failed to import"), doc/source/user/troubleshooting-importerror.rst',
         example: 'A module that was compiled using NumPy 1.x cannot be run in',
+      },
+      {
+        category: 'import',
+        // Secondary: pip reports the conflict after installing; the import that fails on it, when the log has it, is the failure.
+        secondary: true,
+        summary: 'pip left installed packages whose requirements conflict',
+        says: /\S{1,200} \S{1,100} requires \S{1,200}, but you have \S{1,200} \S{1,100} which is incompatible\./,
+        source: 'pypa/pip src/pip/_internal/commands/install.py (_warn_about_conflicts: "%s %s requires %s, but you have %s %s which is incompatible.")',
+        example: 'torchvision 0.18.0 requires torch==2.3.0, but you have torch 2.2.1 which is incompatible.',
+      },
+      {
+        category: 'import',
+        summary: 'xFormers has no kernel for these inputs: usually a build of xformers that does not match the installed PyTorch or CUDA (its reasons follow)',
+        says: /No operator found for `\w{1,100}` with inputs/,
+        source: 'facebookresearch/xformers xformers/ops/fmha/dispatch.py (_run_priority_list: NotImplementedError("No operator found for `{name}` with inputs: …"), each operator\'s reason after it, such as "xFormers wasn\'t build with CUDA support")',
+        example: 'NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:',
       },
       {
         category: 'import',
@@ -850,6 +929,14 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'permission',
+        summary: 'The Hugging Face cache folder is not writable by the user the container runs as',
+        says: /There was a problem when trying to write in your cache folder/,
+        source: 'huggingface/transformers src/transformers/utils/hub.py (logger.warning("There was a problem when trying to write in your cache folder ({…}). You should set the environment variable TRANSFORMERS_CACHE to a writable directory."))',
+        example: 'There was a problem when trying to write in your cache folder (/workspace/.cache/huggingface/transformers/). You should set the environment variable TRANSFORMERS_CACHE to a writable directory.',
+        evenInNoise: 'trying to write in your cache folder',
+      },
+      {
+        category: 'permission',
         summary: 'The file system is mounted read-only',
         says: /Read-only file system|\bEROFS\b/,
         source: ERRNO_DOC,
@@ -962,6 +1049,32 @@ export const VOCABULARY: readonly Software[] = [
         says: /did not respond with any of following '/,
         source: 'kserve/kserve python/kserve/kserve/storage.py (_download_from_uri: RuntimeError("URI: %s did not respond with any of following \'Content-Type\': …"))',
         example: "RuntimeError: URI: https://example.com/model.tar.gz did not respond with any of following 'Content-Type': application/x-tar, application/x-gtar, application/x-gzip, application/gzip",
+      },
+      {
+        category: 'data-path',
+        summary: 'The weights file is not a complete safetensors file (a cut download, a Git LFS pointer or a web page saved in its place)',
+        says: /Error while deserializing header: |SafetensorError: (?:HeaderTooLarge|InvalidHeader|MetadataIncompleteBuffer)/,
+        source: 'huggingface/safetensors bindings/python/src/lib.rs (SafetensorError "Error while deserializing header: {e:?}"), safetensors/src/tensor.rs (SafeTensorError::HeaderTooLarge, InvalidHeader, InvalidHeaderStart, InvalidHeaderDeserialization, MetadataIncompleteBuffer)',
+        example: 'safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge',
+      },
+      {
+        category: 'data-path',
+        summary: 'A data file could not be parsed as the format it was read as (Arrow\'s JSON or CSV reader)',
+        says: /\b(?:JSON|CSV) parse error: /,
+        source: 'apache/arrow cpp/src/arrow/json/parser.cc ("JSON parse error: "), cpp/src/arrow/csv/parser.cc ("CSV parse error: "), raised in Python as pyarrow.lib.ArrowInvalid (Hugging Face datasets reads JSON and CSV files with them)',
+        example: 'pyarrow.lib.ArrowInvalid: JSON parse error: Invalid value. in row 0',
+      },
+    ],
+  },
+  {
+    software: 'Configuration libraries',
+    entries: [
+      {
+        category: 'config',
+        summary: 'The configuration has no such key (OmegaConf, under Hydra too)',
+        says: /Key '[^'\n]{1,200}' (?:not in '[^'\n]{1,200}'|is not in struct)/,
+        source: 'omry/omegaconf omegaconf/dictconfig.py (_validate_get: ConfigKeyError / ConfigAttributeError "Key \'$KEY\' not in \'$OBJECT_TYPE\'", "Key \'$KEY\' is not in struct")',
+        example: "omegaconf.errors.ConfigKeyError: Key 'period' not in 'ModelCheckpointConf'",
       },
     ],
   },
