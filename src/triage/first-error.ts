@@ -165,6 +165,25 @@ function evidenceItem(role: EvidenceRole, c: Classification, lineNumber: number)
   };
 }
 
+/** The exception type a C++ terminate line names (`… an instance of 'std::bad_alloc'`), '' when cut. */
+function terminatedType(seg: string): string {
+  const m = TERMINATE_ANNOUNCES.exec(seg);
+  if (!m) return '';
+  const rest = seg.slice(m.index + m[0].length);
+  return rest.startsWith("'") ? rest.slice(1, rest.indexOf("'", 1) === -1 ? undefined : rest.indexOf("'", 1)) : '';
+}
+
+/**
+ * Whether a what() line says more than the type its terminate line named: `what():  std::bad_alloc`
+ * after `… an instance of 'std::bad_alloc'` repeats it (std::exception::what() of the standard
+ * exceptions is their name), and the terminate line, first, stays the line.
+ */
+function whatSaysMore(rest: string, type: string): boolean {
+  if (!WHAT_LINE.test(rest)) return false;
+  const said = rest.replace(WHAT_LINE, '').trim();
+  return said !== '' && said !== type;
+}
+
 /** What a terminal would show of a line (its last redraw after carriage returns), cut. */
 function displayOf(raw: string): string {
   return cutSegment(lastRedraw(raw));
@@ -202,7 +221,7 @@ export class FirstErrorScanner {
    * (transformers' "Failed to import X because of the following error (look up to see its
    * traceback):" and the error on the next line), and the number of the first line after it.
    */
-  private announcer: { candidate: Candidate; next?: number; terminate?: boolean } | undefined;
+  private announcer: { candidate: Candidate; next?: number; terminate?: { type: string } } | undefined;
   /**
    * Per writer, the candidate a later chained exception (Python after a chain marker, Java
    * `Caused by:`) belongs to. Only candidates: the chain of any other line is never shown.
@@ -213,6 +232,12 @@ export class FirstErrorScanner {
   private lastExceptionLine = 0;
   /** The log's first recognised CUDA error or GPU out-of-memory, evidence of an NCCL error chosen before it. */
   private firstCudaError: { classification: Classification; lineNumber: number } | undefined;
+  /**
+   * The log's first secondary error that names a kind (a launcher's exit code -9, a watchdog's
+   * timeout), not a mere logged error: evidence when another line was chosen, also when a logged
+   * error line came first (the launcher's ERROR line whose wrapped tail says `return code = -9`).
+   */
+  private firstCascade: { classification: Classification; lineNumber: number } | undefined;
   private lastException: Classification | undefined;
   private describedExitCode: number | undefined;
   /** The layers the error-looking lines name, the last resort when nothing is recognised. */
@@ -556,9 +581,10 @@ export class FirstErrorScanner {
    */
   private consider(classification: Classification, seg: string, lineNumber: number, source: LogSource, writer: string): Candidate | undefined {
     if (!this.firstCudaError && classification.tier >= TIER.recognised && (classification.category === 'cuda' || classification.category === 'gpu-oom')) this.firstCudaError = { classification, lineNumber };
+    if (!this.firstCascade && classification.tier === TIER.secondary && classification.category !== 'other') this.firstCascade = { classification, lineNumber };
     const existing = this.best[classification.tier];
     const announced = existing !== undefined && this.announcer?.candidate === existing && this.announcer.next === lineNumber && existing.writer === writer
-      && (classification.tier >= TIER.recognised || (this.announcer.terminate === true && WHAT_LINE.test(splitPrefix(stripAnsi(seg)).rest)));
+      && this.takesAnnouncedPlace(classification, seg, this.announcer.terminate);
     if (existing && !announced) return undefined;
     const candidate = this.candidate(classification, seg, lineNumber, source, writer);
     if (existing && announced) candidate.chain = [...existing.chain, this.chainItem(existing.classification, existing.line.lineNumber)].slice(-CHAIN_KEPT);
@@ -566,8 +592,21 @@ export class FirstErrorScanner {
     this.awaiting.push(candidate);
     // C++'s terminate handler names the exception's type on one line and its what() on the next
     // (TERMINATE_ANNOUNCES): the what() is the failure, whatever it is taken for.
-    this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : TERMINATE_ANNOUNCES.test(seg) ? { candidate, terminate: true } : undefined;
+    this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : TERMINATE_ANNOUNCES.test(seg) ? { candidate, terminate: { type: terminatedType(seg) } } : undefined;
     return candidate;
+  }
+
+  /**
+   * Whether the line right after an announcer takes its place: a recognised error of the same tier
+   * does; after a C++ terminate, its what() line does, recognised or not, unless it only repeats
+   * the type the terminate named.
+   */
+  private takesAnnouncedPlace(classification: Classification, seg: string, terminate: { type: string } | undefined): boolean {
+    if (terminate) {
+      const { rest } = splitPrefix(stripAnsi(seg));
+      if (WHAT_LINE.test(rest)) return whatSaysMore(rest, terminate.type);
+    }
+    return classification.tier >= TIER.recognised;
   }
 
   private feedAfterContext(line: string, lineNumber: number): void {
@@ -602,8 +641,8 @@ export class FirstErrorScanner {
     if (this.lastException && this.lastExceptionLine !== best.line.lineNumber) items.push(evidenceItem('last-exception', this.lastException, this.lastExceptionLine));
     // A launcher's report of how a process died (torchrun's exitcode -9, mpirun's signal 9) is
     // evidence even where an exception of no known kind outranked it as the line.
-    const cascade = this.best[TIER.secondary];
-    if (cascade && cascade !== best) items.push(evidenceItem('cascade', cascade.classification, cascade.line.lineNumber));
+    const cascade = this.firstCascade;
+    if (cascade && cascade.lineNumber !== best.line.lineNumber) items.push(evidenceItem('cascade', cascade.classification, cascade.lineNumber));
     const words = this.layerVote.winner();
     if (words) items.push(words);
     else if (c.category === 'other') {

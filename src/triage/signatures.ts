@@ -185,7 +185,8 @@ export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /^[\s|>]*(?:CUDA kernel errors might be asynchronously reported|For debugging consider passing CUDA_LAUNCH_BLOCKING|Compile with `?TORCH_USE_CUDA_DSA)/,
   // torchelastic's failure summary: its per-rank fields say where the errors are, not what they
   // are (torch/distributed/elastic/multiprocessing/errors/__init__.py, "error_file:", "traceback :").
-  /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$/,
+  // Its title (`train.py FAILED`) and its section headers (`Failures:`, `Root Cause (first observed failure):`) only announce the rows below them.
+  /To enable traceback see|^\s*error_file\s*:\s*(?:<N\/A>|\/\S*)\s*$|^\S{1,1024} FAILED\s*$|^Root Cause \(first observed failure\):\s*$|^(?:Failures:|\s*<NO_OTHER_FAILURES>)\s*$/,
   /pip's dependency resolver does not currently take into account/,
   // A tool's advice printed after its error, naming the failure it advises on: uv's `help:` and
   // `hint:` lines under a resolution error (astral-sh/uv, as its tests snapshot them), pip's `note: This error
@@ -213,15 +214,18 @@ export const CASCADES: readonly Signature[] = [
   // A shell, docker or a CI runner reports a process killed by signal N as exit code 128+N
   // (bash(1) EXIT STATUS; signal(7): SIGKILL is 9): 137 in a sentence (`Job failed: exit code
   // 137`, `exited with code 137`). A pasted `Exit Code: 137` field is read as the exit code instead.
-  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b|\bexit(?:ed with)? code 137\b/i },
+  // DeepSpeed's launcher: "{cmd} exits with return code = {code}" (deepspeed/launcher/launch.py sigkill_handler).
+  { category: 'host-oom', summary: 'A process was killed (SIGKILL, usually out of memory)', pattern: /exitcode\s*:\s*-9\b|exit(?:ed with)? code -9\b|\bSIGKILL\b|signal 9\b|\bexit(?:ed with)? code 137\b|return code = -9\b/i },
   // Open MPI reports a rank that died on a signal as "exited on signal %d (%s)" (orte/mca/errmgr/base/help-errmgr-base.txt).
-  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4)\b|exit status -(?:11|6|4)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)|signal (?:11|6) \((?:Segmentation fault|Aborted)\)/i },
+  // A negative exit code is the signal (subprocess.Popen.returncode): 11 SIGSEGV, 6 SIGABRT, 4 SIGILL, 8 SIGFPE.
+  { category: 'crash', summary: 'A process crashed in native code', pattern: /exitcode\s*:\s*-(?:11|6|4|8)\b|exit status -(?:11|6|4|8)\b|return code = -(?:11|6|4|8)\b|killed by signal: Segmentation fault|terminate called after throwing|Signal (?:11|6) \(SIG(?:SEGV|ABRT)\)|signal (?:11|6) \((?:Segmentation fault|Aborted)\)/i },
   // SIGBUS (7) in a container is nearly always a write past the end of a /dev/shm file that the
   // size limit left short (signal(7): "Bus error (bad memory access)"); shared memory is host memory.
   { category: 'host-oom', kind: 'shared-memory', summary: 'A process was killed by SIGBUS, usually shared memory (/dev/shm) exhausted', pattern: /exitcode\s*:\s*-7\b|exit status -7\b|signal 7\b/i },
   { category: 'image-pull', summary: 'The image could not be pulled (the kubelet\'s message says why)', pattern: /ErrImagePull|ImagePullBackOff|ErrImageNeverPull/ },
   // A mere mention: any specific cascade (a -9 exit code, a watchdog timeout) says more.
-  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|Root Cause \(first observed failure\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
+  // torchelastic's summary: its root cause's `exitcode  : 1 (pid: 252744)` row says how that process ended.
+  { category: 'other', summary: 'A launched subprocess failed (see its own error above)', tier: 0, pattern: /ChildFailedError|^\s*exitcode\s*:\s*-?\d{1,3} \(pid: \d{1,10}\)|Worker group FAILED|failed \(exitcode: -?\d+\)|Sending process \d+ closing signal|CalledProcessError|returned non-zero exit status|process \d+ terminated with exit code/i },
   { category: 'nccl', summary: 'NCCL watchdog timeout or abort after another rank failed', pattern: /Watchdog caught collective operation timeout|ran for \d+ milliseconds before timing out|Timeout at NCCL work|NCCL communicator was aborted|Some NCCL operations have failed or timed out|detected by watchdog|remote process exited|ncclRemoteError|Connection closed by (?:remote )?peer|Heartbeat monitor timed out|watchdog (?:got stuck|thread terminated)|\bNCCL WARN\b/i },
   { category: 'nccl', summary: 'Horovod or MPI stopped the job after a rank failed (see that rank\'s error)', pattern: /Horovod has been shut down|Horovod detected that one or more processes exited|mpirun detected that one or more processes exited|MPI_ABORT was invoked|An error occurred in MPI_\w+/ },
   { category: 'nccl', summary: 'Distributed store connection lost', pattern: /DistNetworkError|Connection reset by peer|Broken pipe|TCPStore|RendezvousClosedError|recvValue failed|Socket Timeout/i },

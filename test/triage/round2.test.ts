@@ -172,9 +172,10 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'cuda',
   },
-  "torchelastic's summary: its error_file and traceback fields are not the failure": {
+  // Round 6 (issue 24): the root cause's exitcode row, not the header above it, is the line.
+  "torchelastic's summary: its error_file and traceback fields are not the failure, its exitcode row says how the process ended": {
     log: ['[1]:', '  time      : 2024-03-05_07:01:51', '  rank      : 1 (local_rank: 1)', '  exitcode  : 1 (pid: 69812)', '  error_file: <N/A>', '  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html', 'Root Cause (first observed failure):'],
-    line: 7,
+    line: 4,
     category: 'other',
   },
   "`python -m` naming a module the image does not have": {
