@@ -184,6 +184,15 @@ function whatSaysMore(rest: string, type: string): boolean {
   return said !== '' && said !== type;
 }
 
+/**
+ * The scanner's own patterns run on every examined line: each is tried only when the line holds
+ * a string it cannot match without (`Traceback`; a chain marker starts with D or T; `Caused by:`;
+ * `Exit Code` and `exitCode` share `xit`), which a flood of short error lines mostly lacks.
+ */
+function isTracebackHeader(rest: string): boolean {
+  return rest.includes('Traceback') && TRACEBACK_HEADER.test(rest);
+}
+
 /** What a terminal would show of a line (its last redraw after carriage returns), cut. */
 function displayOf(raw: string): string {
   return cutSegment(lastRedraw(raw));
@@ -459,7 +468,7 @@ export class FirstErrorScanner {
         traceback.afterFrame = false;
         if (!EXCEPTION_LINE.test(rest)) return;
       }
-      if (TRACEBACK_HEADER.test(rest)) {
+      if (isTracebackHeader(rest)) {
         traceback.start = lineNumber;
         return;
       }
@@ -482,7 +491,7 @@ export class FirstErrorScanner {
       return;
     }
     if (!hit) return;
-    if (TRACEBACK_HEADER.test(rest)) {
+    if (isTracebackHeader(rest)) {
       if (this.tracebacks.size >= WRITERS_TRACKED) this.tracebacks.clear();
       const chained = this.chained.delete(writer);
       // Only while nothing better exists: once any line is a candidate, no header is ever chosen.
@@ -494,18 +503,18 @@ export class FirstErrorScanner {
       this.tracebacks.set(writer, { start: lineNumber, chained, header });
       return;
     }
-    if (CHAIN_MARKER.test(rest)) {
+    if ((rest.charCodeAt(0) === 68 || rest.charCodeAt(0) === 84) && CHAIN_MARKER.test(rest)) {
       if (this.chained.size >= WRITERS_TRACKED) this.chained.clear();
       this.chained.add(writer);
       return;
     }
-    const cause = CAUSED_BY.exec(rest);
+    const cause = rest.includes('Caused by:') ? CAUSED_BY.exec(rest) : null;
     if (cause) {
       this.vote(rest, lineNumber, hit);
       this.considerJavaCause(classifyExceptionLine(rest.slice(cause[0].length)), seg, lineNumber, source, writer);
       return;
     }
-    const exitCode = DESCRIBED_EXIT_CODE.exec(rest);
+    const exitCode = rest.includes('xit') ? DESCRIBED_EXIT_CODE.exec(rest) : null;
     if (exitCode) this.describedExitCode = Number(exitCode[1]);
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = classifyLine(rest);

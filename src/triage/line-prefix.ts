@@ -25,7 +25,13 @@ export interface SplitLine {
   rest: string;
 }
 
+/** Every prefix above holds one of these characters: a line without any has none (most lines). */
+const PREFIX_CHARACTER = /[:\])>]/;
+
+const NO_PREFIX_WRITER = '//';
+
 export function splitPrefix(line: string): SplitLine {
+  if (!PREFIX_CHARACTER.test(line)) return { writer: NO_PREFIX_WRITER, source: {}, rest: line };
   let pos = 0;
   let pod: string | undefined;
   let container: string | undefined;
