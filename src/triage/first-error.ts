@@ -165,12 +165,11 @@ function evidenceItem(role: EvidenceRole, c: Classification, lineNumber: number)
   };
 }
 
+const TERMINATED_TYPE = /terminate called after throwing an instance of '([^'\n]{1,300})'/;
+
 /** The exception type a C++ terminate line names (`… an instance of 'std::bad_alloc'`), '' when cut. */
 function terminatedType(seg: string): string {
-  const m = TERMINATE_ANNOUNCES.exec(seg);
-  if (!m) return '';
-  const rest = seg.slice(m.index + m[0].length);
-  return rest.startsWith("'") ? rest.slice(1, rest.indexOf("'", 1) === -1 ? undefined : rest.indexOf("'", 1)) : '';
+  return TERMINATED_TYPE.exec(seg)?.[1] ?? '';
 }
 
 /**
@@ -191,6 +190,11 @@ function whatSaysMore(rest: string, type: string): boolean {
  */
 function isTracebackHeader(rest: string): boolean {
   return rest.includes('Traceback') && TRACEBACK_HEADER.test(rest);
+}
+
+function isChainMarker(rest: string): boolean {
+  const first = rest.charAt(0);
+  return (first === 'D' || first === 'T') && CHAIN_MARKER.test(rest);
 }
 
 /** What a terminal would show of a line (its last redraw after carriage returns), cut. */
@@ -503,7 +507,7 @@ export class FirstErrorScanner {
       this.tracebacks.set(writer, { start: lineNumber, chained, header });
       return;
     }
-    if ((rest.charCodeAt(0) === 68 || rest.charCodeAt(0) === 84) && CHAIN_MARKER.test(rest)) {
+    if (isChainMarker(rest)) {
       if (this.chained.size >= WRITERS_TRACKED) this.chained.clear();
       this.chained.add(writer);
       return;
@@ -600,7 +604,7 @@ export class FirstErrorScanner {
     this.best[classification.tier] = candidate;
     this.awaiting.push(candidate);
     // C++'s terminate handler names the exception's type on one line and its what() on the next
-    // (TERMINATE_ANNOUNCES): the what() is the failure, whatever it is taken for.
+    // (TERMINATE_ANNOUNCES): the what() is the failure, whatever it is taken for, unless it only repeats that type.
     this.announcer = classification.tier >= TIER.exception && /:\s*$/.test(seg) ? { candidate } : TERMINATE_ANNOUNCES.test(seg) ? { candidate, terminate: { type: terminatedType(seg) } } : undefined;
     return candidate;
   }
