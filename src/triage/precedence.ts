@@ -93,6 +93,15 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: "the line is a status a server answers for more than one cause (the Hugging Face Hub's 401: a missing repository, or a private or gated one asked for without a token); the client's own exception chained with it says which",
   },
   {
+    name: 'the usage error NCCL names',
+    from: ['detail'],
+    categories: ['config'],
+    recognised: true,
+    over: [],
+    overReports: true,
+    why: "NCCL refused the call as invalid usage, and its `Last error:` line says what the job got wrong (two ranks on one GPU): the job's configuration, not the network between ranks",
+  },
+  {
     name: 'the error line',
     from: ['line'],
     recognised: true,

@@ -555,7 +555,7 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'cuda',
         summary: "The container's CUDA needs a newer driver than the node has",
-        says: /nvidia-container-cli: (?:requirement|initialization|mount|detection) error/,
+        says: /nvidia-container-cli(?:\.real)?: (?:requirement|initialization|mount|detection) error/,
         source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s", as the OCI prestart hook reports it: "unsatisfied condition: cuda>=%s, please update your driver to a newer version, or use an earlier cuda container")',
         example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as \'legacy\' nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.5, please update your driver to a newer version, or use an earlier cuda container: unknown',
       },
@@ -610,6 +610,29 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'cuda',
+        summary: 'A CUDA math library (cuSOLVER, cuFFT, cuSPARSE) failed',
+        says: /\bCUSOLVER_STATUS_(?!SUCCESS)[A-Z_]{2,40}|\bCUSPARSE_STATUS_(?!SUCCESS)[A-Z_]{2,40}|\bCUFFT_(?:INTERNAL_ERROR|EXEC_FAILED|SETUP_FAILED|ALLOC_FAILED|INVALID_PLAN)\b|cuFFT error: /,
+        source: 'cuSOLVER, cuSPARSE and cuFFT API references (cusolverStatus_t, cusparseStatus_t, cufftResult): https://docs.nvidia.com/cuda/cusolver/index.html, https://docs.nvidia.com/cuda/cusparse/index.html, https://docs.nvidia.com/cuda/cufft/index.html; pytorch/pytorch aten/src/ATen/cuda/CUDASolver.h ("cusolver error: %s, when calling `%s`")',
+        example: 'RuntimeError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling `cusolverDnCreate(handle)`',
+      },
+      {
+        category: 'cuda',
+        summary: 'A Triton kernel needs more of a GPU resource (shared memory, registers) than this GPU has',
+        says: /out of resource: (?:shared memory|registers|threads)\b/,
+        source: 'triton-lang/triton python/triton/runtime/errors.py (OutOfResources: "out of resource: {name}, Required: {required}, Hardware limit: {limit}")',
+        example: 'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.',
+      },
+      {
+        category: 'cuda',
+        summary: "The compiler's LLVM does not know this GPU's architecture (a toolchain older than the GPU)",
+        says: /'sm_\d{2,3}[af]?' is not a recognized processor for this target/,
+        source: 'llvm/llvm-project llvm/lib/MC/MCSubtargetInfo.cpp ("\'%s\' is not a recognized processor for this target (ignoring processor)"), printed by Triton and other LLVM-based compilers for an NVPTX target they predate',
+        example: "'sm_120' is not a recognized processor for this target (ignoring processor)",
+        // LLVM prints it as a warning and goes on; the kernel it builds then fails.
+        evenInNoise: 'is not a recognized processor',
+      },
+      {
+        category: 'cuda',
         summary: 'cuBLAS could not run a matrix multiplication for TensorFlow (often the GPU memory cuBLAS needs is taken)',
         says: /\bBlas (?:GEMM|xGEMMBatched|GEMV|SGEMM|xGEMV) launch failed/,
         source: 'tensorflow/tensorflow tensorflow/core/kernels/matmul_op_impl.h and matmul_op.cc (errors::Internal("Blas GEMM launch failed : a.shape=", …), "Blas xGEMMBatched launch failed", "Blas GEMV launch failed")',
@@ -620,6 +643,30 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'NCCL, Horovod, Open MPI',
     entries: [
+      {
+        category: 'nccl',
+        // A report: NCCL says the call was wrong, and its "Last error:" line after it says how (row 6 of precedence.ts).
+        kind: 'report',
+        summary: 'NCCL refused the call as invalid usage (its last error, below it, says what was wrong)',
+        says: /invalid usage \(run with NCCL_DEBUG=|\bncclInvalidUsage\b/,
+        source: 'NVIDIA/nccl src/init.cc (ncclGetErrorString: ncclInvalidUsage "invalid usage", "This usually reflects invalid usage of NCCL library."); pytorch/pytorch torch/csrc/distributed/c10d/NCCLUtils.hpp ("NCCL error in: %s:%d, %s (run with NCCL_DEBUG=WARN for details)")',
+        example: 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5',
+      },
+      {
+        category: 'config',
+        beforeCascades: true,
+        summary: "Two ranks of the job were given the same GPU: the job's device mapping (processes per node, CUDA_VISIBLE_DEVICES) is wrong",
+        says: /Duplicate GPU detected : rank \d{1,7} and rank \d{1,7} both on CUDA device/,
+        source: 'NVIDIA/nccl src/init.cc (WARN("Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx"), returned as ncclInvalidUsage)',
+        example: 'Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10',
+      },
+      {
+        category: 'nccl',
+        summary: "NCCL gave up connecting to another rank's socket",
+        says: /socketPollConnect: connect to \S{1,300} returned [^\n]{1,200}, exceeded error retry count/,
+        source: 'NVIDIA/nccl src/misc/socket.cc (socketPollConnect: "socketPollConnect: connect to %s returned %s, exceeded error retry count after %d attempts")',
+        example: 'socketPollConnect: connect to 22.11.219.25<47479> returned Connection refused, exceeded error retry count after 35 attempts',
+      },
       {
         category: 'nccl',
         beforeCascades: true,
@@ -781,6 +828,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /\S{1,200} \S{1,100} requires \S{1,200}, but you have \S{1,200} \S{1,100} which is incompatible\./,
         source: 'pypa/pip src/pip/_internal/commands/install.py (_warn_about_conflicts: "%s %s requires %s, but you have %s %s which is incompatible.")',
         example: 'torchvision 0.18.0 requires torch==2.3.0, but you have torch 2.2.1 which is incompatible.',
+      },
+      {
+        category: 'import',
+        summary: 'bitsandbytes found no native library for this CUDA: the installed build does not match the CUDA runtime',
+        says: /CUDA Setup failed despite GPU being available|Could not find the bitsandbytes CUDA binary at /,
+        source: 'bitsandbytes-foundation/bitsandbytes bitsandbytes/cextension.py ("CUDA Setup failed despite GPU being available. Please run the following command to get more information: python -m bitsandbytes", "Could not find the bitsandbytes CUDA binary at %r")',
+        example: "Could not find the bitsandbytes CUDA binary at PosixPath('/opt/conda/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cuda124.so')",
       },
       {
         category: 'import',
@@ -1063,6 +1117,26 @@ export const VOCABULARY: readonly Software[] = [
         says: /\b(?:JSON|CSV) parse error: /,
         source: 'apache/arrow cpp/src/arrow/json/parser.cc ("JSON parse error: "), cpp/src/arrow/csv/parser.cc ("CSV parse error: "), raised in Python as pyarrow.lib.ArrowInvalid (Hugging Face datasets reads JSON and CSV files with them)',
         example: 'pyarrow.lib.ArrowInvalid: JSON parse error: Invalid value. in row 0',
+      },
+    ],
+  },
+  {
+    software: 'Slurm',
+    entries: [
+      {
+        category: 'eviction',
+        transient: true,
+        summary: 'Slurm stopped the job: it was preempted or its node failed',
+        says: /CANCELLED AT \S{1,40} DUE TO (?:PREEMPTION|NODE FAILURE)|\berror: Node failure on \S/,
+        source: 'SchedMD/slurm src/slurmd/slurmstepd/req.c ("*** %s ON %s CANCELLED AT %s DUE TO PREEMPTION ***", "… DUE TO NODE FAILURE …"), src/srun and src/salloc ("Node failure on %s")',
+        example: 'slurmstepd: error: *** JOB 4191702 ON c5-2 CANCELLED AT 2024-08-17T15:09:00 DUE TO PREEMPTION ***',
+      },
+      {
+        category: 'config',
+        summary: "Slurm stopped the job at its time limit: the job asked for less time than it needs (or did not checkpoint)",
+        says: /CANCELLED AT \S{1,40} DUE TO TIME LIMIT/,
+        source: 'SchedMD/slurm src/slurmd/slurmstepd/req.c ("*** %s ON %s CANCELLED AT %s DUE TO TIME LIMIT ***")',
+        example: 'slurmstepd: error: *** JOB 4191701 ON c5-1 CANCELLED AT 2021-08-17T15:09:00 DUE TO TIME LIMIT ***',
       },
     ],
   },

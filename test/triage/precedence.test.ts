@@ -52,6 +52,14 @@ const CASES: Record<string, Row[]> = {
     // Only a recognised exception says which cause it was.
     { line: { ...line('data-path'), kind: 'status' }, evidence: [item('chain', 'permission', { recognised: false })], category: 'data-path' },
   ],
+  'the usage error NCCL names': [
+    // NCCL's invalid usage is a report; its last error naming two ranks on one GPU is the job's configuration.
+    { line: { ...line('nccl'), kind: 'report' }, evidence: [item('detail', 'config')], category: 'config' },
+    { line: { ...line('nccl'), kind: 'report' }, category: 'nccl' },
+    // Only over a report: an NCCL error that names its layer keeps it, and only a recognised detail counts.
+    { line: line('nccl'), evidence: [item('detail', 'config')], category: 'nccl' },
+    { line: { ...line('nccl'), kind: 'report' }, evidence: [item('detail', 'config', { recognised: false })], category: 'nccl' },
+  ],
   'the error line': [
     { line: line('permission'), evidence: [item('chain', 'data-path')], category: 'permission' },
     { line: line('image-pull'), hints: { exitCode: 137, events: [{ reason: 'FailedScheduling' }] }, category: 'image-pull', decidedBy: 'log' },
