@@ -149,7 +149,7 @@ export const CUT_EXCEPTION_NAME = /^(?:[A-Za-z_]\w{0,100}\.){1,20}\s*$/;
  * Kubernetes Python client prints first for an ApiException (`(403)`, then `Reason:` and the
  * body: kubernetes-client/python kubernetes/client/exceptions.py, "({0})\nReason: {1}\n"). It names the kind of
  * failure, but the `Message:` line or the Warning event near it explains it, so it counts only
- * as a secondary error.
+ * as a secondary error, and not at all when it names no known kind.
  */
 export const STATUS_ROW = /^\(\d{3}\)\s*$|^\S+\s+\d+\/\d+\s+\S+\s+\d+|^\s*(?:Reason|Status|State|Last State|phase|reason):\s+[\w:-]+\s*$|^\s*(?:Init:)?(?:Evicted|OOMKilled|Error|CrashLoopBackOff|ContainerStatusUnknown|CreateContainerConfigError|CreateContainerError|RunContainerError|ImagePullBackOff|ErrImagePull|ContainerCannotRun)\s*$/;
 
@@ -493,7 +493,11 @@ function classifyUncached(text: string): Classification | null {
   // The level filter first: most prefiltered lines are noise, and only those need a rescue.
   if (runsAny(GATED_NOISE, text, possible) && !loggedAsWarning(text)) return null;
   const sig = matchSignature(text, possible);
-  if (sig) return runs(GATED_STATUS_ROW, text, possible) ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
+  const statusRow = runs(GATED_STATUS_ROW, text, possible);
+  if (sig) return statusRow ? { ...sig, tier: Math.min(sig.tier, TIER.secondary) } : sig;
+  // A status that names no known kind (`Status: Failed`, `Reason: UnexpectedAdmissionError`, a
+  // `0/1 Error` row) says nothing at all: the `Message:` field or the event near it is the line.
+  if (statusRow) return null;
   if (runs(GATED_EXCEPTION_LINE, text, possible)) return unrecognisedException(text);
   if (runs(GATED_LEADING_ERROR, text, possible)) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
   if (runs(GATED_LOGGER_ERROR, text, possible)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
