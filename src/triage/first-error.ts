@@ -173,13 +173,12 @@ function terminatedType(seg: string): string {
 }
 
 /**
- * Whether a what() line says more than the type its terminate line named: `what():  std::bad_alloc`
+ * Whether a what() line (WHAT_LINE) says more than the type its terminate line named: `what():  std::bad_alloc`
  * after `… an instance of 'std::bad_alloc'` repeats it (std::exception::what() of the standard
  * exceptions is their name), and the terminate line, first, stays the line.
  */
-function whatSaysMore(rest: string, type: string): boolean {
-  if (!WHAT_LINE.test(rest)) return false;
-  const said = rest.replace(WHAT_LINE, '').trim();
+function whatSaysMore(whatLine: string, type: string): boolean {
+  const said = whatLine.replace(WHAT_LINE, '').trim();
   return said !== '' && said !== type;
 }
 
@@ -262,6 +261,12 @@ export class FirstErrorScanner {
   private readonly chained = new Set<string>();
   private keyRanges: Array<{ start: number; end: number }> = [];
   private openKey: { start: number; end: number } | undefined;
+  /**
+   * The last line classified and its answer: a line repeated (a flood, one message on every rank)
+   * is classified once, since the answer depends on the text alone and is never changed in place.
+   * Kept per scan, so the text (a slice of a chunk) is let go with the scanner.
+   */
+  private lastClassified: { text: string; result: Classification | null } | undefined;
   /** Where the line being examined sits, for reading the lines before it. */
   private currentText = '';
   private currentStart = 0;
@@ -521,7 +526,7 @@ export class FirstErrorScanner {
     const exitCode = rest.includes('xit') ? DESCRIBED_EXIT_CODE.exec(rest) : null;
     if (exitCode) this.describedExitCode = Number(exitCode[1]);
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
-    const found = classifyLine(rest);
+    const found = this.classify(rest);
     if (!found) return;
     this.vote(rest, lineNumber, hit);
     const candidate = this.consider(found, seg, lineNumber, source, writer);
@@ -737,6 +742,11 @@ export class FirstErrorScanner {
       after: tail.slice(inTail + 1, inTail + 1 + CONTEXT_AFTER),
       source: { ...this.fixedSource, ...splitPrefix(stripAnsi(line.text)).source },
     };
+  }
+
+  private classify(rest: string): Classification | null {
+    if (this.lastClassified?.text !== rest) this.lastClassified = { text: rest, result: classifyLine(rest) };
+    return this.lastClassified.result;
   }
 
   /** The learnt model's reading of the bag's words, when it is sure enough (learnt-words.ts). */

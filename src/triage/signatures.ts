@@ -474,19 +474,6 @@ function matchSignature(text: string, possible: Possible): Classification | null
  * lines that say nothing about an error.
  */
 export function classifyLine(text: string): Classification | null {
-  // A line repeated (a flood, one message on every rank) is classified once: the answer depends
-  // on the text alone, and classifications are never changed in place.
-  if (text === lastClassified.text) return lastClassified.result;
-  const result = classifyUncached(text);
-  lastClassified.text = text;
-  lastClassified.result = result;
-  return result;
-}
-
-/** The last line classified and its answer (holding at most the one chunk that line was cut from). */
-const lastClassified: { text: string | undefined; result: Classification | null } = { text: undefined, result: null };
-
-function classifyUncached(text: string): Classification | null {
   const possible = LINE_GATE.scan(text);
   if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return null;
   if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;

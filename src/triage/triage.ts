@@ -6,7 +6,7 @@ import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type RawLine, type Sc
 import { givesPlaceToDetail } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
-import type { LogSource, TriageHints, TriageResult } from './types.js';
+import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
 export const SNIPPET_MAX_CHARS = 2500;
@@ -24,6 +24,20 @@ function nonEmptySource(source: LogSource): LogSource | undefined {
   return Object.keys(source).length > 0 ? source : undefined;
 }
 
+/** The line shown as the error, with up to CONTEXT_BEFORE/AFTER of the lines `around` it (which hold it). */
+function shownError(shown: RawLine, around: readonly RawLine[], source: LogSource, byteMode: boolean): FirstError {
+  const at = around.indexOf(shown);
+  const context = around.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER + 1);
+  const named = nonEmptySource(source);
+  return {
+    line: showLine(shown, byteMode, ERROR_LINE_MAX_CHARS),
+    lineNumber: shown.lineNumber,
+    ...(named && { source: named }),
+    context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
+    contextStartLine: context[0].lineNumber,
+  };
+}
+
 function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
   const { best, byteMode } = scan;
   // An exit code the pasted pod description states counts as the container's, when the cluster gave none.
@@ -36,33 +50,16 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
   const resting = scan.restingLine;
   if (!best && resting && decision.evidence[0]?.role === 'learnt-words') {
     // No line was recognised and the guess decided: the line it rests on is the one to read.
-    const context = [...resting.before, resting.line, ...resting.after];
-    firstError = {
-      line: showLine(resting.line, byteMode, ERROR_LINE_MAX_CHARS),
-      lineNumber: resting.line.lineNumber,
-      ...(nonEmptySource(resting.source) && { source: resting.source }),
-      context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
-      contextStartLine: context[0].lineNumber,
-      guessed: true,
-    };
+    firstError = { ...shownError(resting.line, [...resting.before, resting.line, ...resting.after], resting.source, byteMode), guessed: true };
   }
   if (best) {
-    const source = nonEmptySource(best.source);
     const around = [...best.before, best.line, ...best.after];
     const decider = decision.evidence[0];
     // The detail that decided the category states why; the line it came after only reports it.
     const shown = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
       ? best.after.find((l) => l.lineNumber === decider.lineNumber) ?? best.line
       : best.line;
-    const at = around.indexOf(shown);
-    const context = around.slice(Math.max(0, at - CONTEXT_BEFORE), at + CONTEXT_AFTER + 1);
-    firstError = {
-      line: showLine(shown, byteMode, ERROR_LINE_MAX_CHARS),
-      lineNumber: shown.lineNumber,
-      ...(source && { source }),
-      context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
-      contextStartLine: context[0].lineNumber,
-    };
+    firstError = shownError(shown, around, best.source, byteMode);
   }
   return {
     firstError,
