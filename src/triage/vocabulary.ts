@@ -602,7 +602,7 @@ export const VOCABULARY: readonly Software[] = [
         category: 'cuda',
         secondary: true,
         summary: 'The NGC container does not support this GPU or driver',
-        says: /No supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release|The NVIDIA Driver was not detected\./,
+        says: /No (?:NVIDIA )?supported GPU\(s\) detected to run this container|GPU, which is not supported by this container|This container was built for NVIDIA Driver Release|The NVIDIA Driver was not detected\./,
         source: 'the NGC containers\' entrypoint (/opt/nvidia/entrypoint.d; not published as source), printed verbatim in e.g. https://github.com/coqui-ai/stt/issues/1936',
         example: 'ERROR: No supported GPU(s) detected to run this container',
         // The banner says the driver is missing at warning level ("WARNING: The NVIDIA Driver was not detected."): still why.
@@ -666,6 +666,17 @@ export const VOCABULARY: readonly Software[] = [
         says: /socketPollConnect: connect to \S{1,300} returned [^\n]{1,200}, exceeded error retry count/,
         source: 'NVIDIA/nccl src/misc/socket.cc (socketPollConnect: "socketPollConnect: connect to %s returned %s, exceeded error retry count after %d attempts")',
         example: 'socketPollConnect: connect to 22.11.219.25<47479> returned Connection refused, exceeded error retry count after 35 attempts',
+      },
+      {
+        // NCCL logs each failed attempt at INFO level with its count; the attempt that reaches the
+        // limit is the last: after it NCCL gives up (the `exceeded error retry count` above), so a
+        // paste cut there still says why the rank never connected.
+        category: 'nccl',
+        summary: "NCCL used up its retries connecting to another rank's socket",
+        says: /socketPollConnect: connect returned [^\n]{1,200}, retrying \((\d{1,4})\/\1\)/,
+        source: 'NVIDIA/nccl src/misc/socket.cc (socketPollConnect: INFO "%s: connect returned %s, retrying (%d/%d) after sleep for %u msec", then "exceeded error retry count after %d attempts")',
+        example: 'host:1183664:1184669 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying (34/34) after sleep for 3400 msec',
+        evenInNoise: 'socketPollConnect: connect returned',
       },
       {
         category: 'nccl',
@@ -919,10 +930,22 @@ export const VOCABULARY: readonly Software[] = [
         example: 'standard_init_linux.go:228: exec user process caused: exec format error',
       },
       {
+        // An exec into a running container (an exec probe, `kubectl exec`) is not its start: runc
+        // joins the container's namespaces (setns) and fails once the container is stopping or
+        // gone, so the line follows the container's end rather than causing it. Only secondary:
+        // the container's own end (its exit code, its reason) says more.
+        category: 'config',
+        secondary: true,
+        summary: 'An exec into the container (an exec probe or kubectl exec) failed',
+        says: /OCI runtime exec failed|ExecSync cmd from runtime service failed|ExecSync for \S{1,300} failed/,
+        source: 'kubernetes/kubernetes pkg/kubelet/cri/remote/remote_runtime.go (klog "ExecSync cmd from runtime service failed"); containerd/containerd internal/cri/server/container_execsync.go ("ExecSync for %q failed"); opencontainers/runc exec.go ("exec failed: %w"), read by the shim as "OCI runtime exec failed"',
+        example: 'E1113 03:50:55.199033 22614 remote_runtime.go:479] "ExecSync cmd from runtime service failed" err="rpc error: code = Unknown desc = failed to exec in container: OCI runtime exec failed: exec failed: unable to start container process: error executing setns process: exit status 1: unknown"',
+      },
+      {
         category: 'config',
         kind: 'report',
         summary: 'The container runtime could not start the container',
-        says: /OCI runtime (?:create|exec|start) failed|unable to start container process|error during container init/,
+        says: /OCI runtime (?:create|start) failed|unable to start container process|error during container init/,
         source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"), libcontainer/process_linux.go ("error during container init")',
         example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/data" to rootfs at "/mnt/data": flags: 0x5000: not a directory: unknown',
       },
@@ -975,6 +998,21 @@ export const VOCABULARY: readonly Software[] = [
         says: /error looking up service account \S{1,300}: serviceaccounts? "[^"]{1,253}" not found/,
         source: 'kubernetes/kubernetes plugin/pkg/admission/serviceaccount/admission.go (admission.NewForbidden: "error looking up service account %s/%s: %v")',
         example: 'Error from server (Forbidden): pods "train-0" is forbidden: error looking up service account team/trainer: serviceaccount "trainer" not found',
+      },
+    ],
+  },
+  {
+    software: 'Processes and threads',
+    entries: [
+      {
+        // pthread_create(3) fails with EAGAIN when the process or thread limit is reached (the
+        // container's pids limit, RLIMIT_NPROC): the job asks for more threads than its limits
+        // allow (data-loader workers, OpenBLAS/OpenMP threads per rank), not a lack of memory.
+        category: 'config',
+        summary: "A thread could not be started: the container's process or thread limit (pids limit, ulimit -u) was reached",
+        says: /can't start new thread|pthread_create failed for thread \d{1,6} of \d{1,6}: Resource temporarily unavailable|\bthread: Resource temporarily unavailable|Resource temporarily unavailable \[system:11\]|pthread_create\(\) failed[^\n]{0,80}Resource temporarily unavailable/,
+        source: 'python/cpython Modules/_threadmodule.c (RuntimeError "can\'t start new thread"); OpenMathLib/OpenBLAS driver/others/blas_server.c ("OpenBLAS blas_thread_init: pthread_create failed for thread %d of %d: %s"); boostorg/asio include/boost/asio/detail/impl/posix_thread.ipp (throw_error(ec, "thread")), printed by Boost.System as "thread: Resource temporarily unavailable [system:11]"; pthread_create(3) (EAGAIN: "A system-imposed limit on the number of threads was encountered")',
+        example: 'OpenBLAS blas_thread_init: pthread_create failed for thread 12 of 64: Resource temporarily unavailable',
       },
     ],
   },
