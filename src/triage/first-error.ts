@@ -101,6 +101,8 @@ export interface ScanOutcome {
    * states (`Exit Code:    137`, `exitCode: 137`), for when the cluster gave no exit code.
    */
   describedExitCode?: number;
+  /** The line that states it, with the lines around it where the tail still holds them. */
+  describedExitCodeLine?: LineInContext;
   /** The words of the log's error-looking lines (learnt-words.ts), for training the learnt reading. */
   words: ReadonlySet<string>;
   /**
@@ -108,7 +110,15 @@ export interface ScanOutcome {
    * words point at the guessed category most) and the lines around it where the tail still
    * holds them: shown as the line to read, never as a recognised error.
    */
-  restingLine?: { line: RawLine; before: RawLine[]; after: RawLine[]; source: LogSource };
+  restingLine?: LineInContext;
+}
+
+/** A line of the log with the lines around it (as many as the tail still holds) and the source its prefix names. */
+export interface LineInContext {
+  line: RawLine;
+  before: RawLine[];
+  after: RawLine[];
+  source: LogSource;
 }
 
 interface History {
@@ -251,7 +261,7 @@ export class FirstErrorScanner {
    */
   private firstCascade: { classification: Classification; lineNumber: number } | undefined;
   private lastException: Classification | undefined;
-  private describedExitCode: number | undefined;
+  private describedExitCode: { code: number; text: string; lineNumber: number } | undefined;
   /** The layers the error-looking lines name, the last resort when nothing is recognised. */
   private readonly layerVote = new LayerVote();
   /** The words of the log's last error-looking lines, for the learnt reading (learnt-words.ts) when the vote gives none. */
@@ -352,7 +362,10 @@ export class FirstErrorScanner {
       binary: this.binary,
       byteMode: this.byteMode === true,
       words: this.wordBag.words,
-      ...(this.describedExitCode !== undefined && { describedExitCode: this.describedExitCode }),
+      ...(this.describedExitCode !== undefined && {
+        describedExitCode: this.describedExitCode.code,
+        describedExitCodeLine: this.inContext(this.describedExitCode.text, this.describedExitCode.lineNumber, tail),
+      }),
     };
   }
 
@@ -524,7 +537,7 @@ export class FirstErrorScanner {
       return;
     }
     const exitCode = rest.includes('xit') ? DESCRIBED_EXIT_CODE.exec(rest) : null;
-    if (exitCode) this.describedExitCode = Number(exitCode[1]);
+    if (exitCode) this.describedExitCode = { code: Number(exitCode[1]), text: seg, lineNumber };
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = this.classify(rest);
     if (!found) return;
@@ -727,13 +740,18 @@ export class FirstErrorScanner {
   }
 
   /** The bag's line a guess of `category` rests on, with the tail's lines around it when the tail still holds it. */
-  private restingLineOf(category: Category, tail: readonly RawLine[]): ScanOutcome['restingLine'] {
+  private restingLineOf(category: Category, tail: readonly RawLine[]): LineInContext | undefined {
     const lines = this.wordBag.lines();
     const at = strongestLine(learntScoringModel(), category, lines.map((l) => l.text));
     if (at === undefined) return undefined;
     const { text, lineNumber } = lines[at];
+    return this.inContext(text, lineNumber, tail);
+  }
+
+  /** Line `lineNumber` (whose text the caller kept) with the tail's lines around it when the tail still holds it. */
+  private inContext(text: string, lineNumber: number, tail: readonly RawLine[]): LineInContext {
     const inTail = tail.findIndex((l) => l.lineNumber === lineNumber);
-    // The bag keeps a line without its prefix; the tail keeps it whole, with the pod or rank it names.
+    // The caller may keep a line without its prefix; the tail keeps it whole, with the pod or rank it names.
     if (inTail === -1) return { line: { text, lineNumber, secret: this.isKeyLine(lineNumber) }, before: [], after: [], source: { ...this.fixedSource } };
     const line = tail[inTail];
     return {

@@ -2,8 +2,8 @@ import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
 import { cutLine } from './escape.js';
-import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type RawLine, type ScanOutcome } from './first-error.js';
-import { givesPlaceToDetail } from './precedence.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
+import { givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
@@ -47,10 +47,11 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
   const decision = decideCategory(best?.classification ?? null, scan.evidence, stated);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
   let firstError: TriageResult['firstError'] = null;
+  const shownInContext = (at: LineInContext): FirstError => shownError(at.line, [...at.before, at.line, ...at.after], at.source, byteMode);
   const resting = scan.restingLine;
   if (!best && resting && decision.evidence[0]?.role === 'learnt-words') {
     // No line was recognised and the guess decided: the line it rests on is the one to read.
-    firstError = { ...shownError(resting.line, [...resting.before, resting.line, ...resting.after], resting.source, byteMode), guessed: true };
+    firstError = { ...shownInContext(resting), guessed: true };
   }
   if (best) {
     const around = [...best.before, best.line, ...best.after];
@@ -60,6 +61,13 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
       ? best.after.find((l) => l.lineNumber === decider.lineNumber) ?? best.line
       : best.line;
     firstError = shownError(shown, around, best.source, byteMode);
+  }
+  const described = scan.describedExitCodeLine;
+  if (described && stated !== hints && decision.evidence[0]?.role === 'exit-code' && (!best || (best.classification.tier <= TIER.secondary && best.classification.category !== decision.category))) {
+    // The pasted pod description's exit code decided over a secondary error that names another
+    // kind (or no line at all): the field that states it is the line to read. A line that names
+    // the decided kind (`Reason: OOMKilled` beside `Exit Code: 137`) says it in words and stays.
+    firstError = shownInContext(described);
   }
   return {
     firstError,
