@@ -220,6 +220,16 @@ export const VOCABULARY: readonly Software[] = [
         example: 'pytorchjob-example-82cjcqdz-master-0         0/2     CrashLoopBackOff   8          2m32s',
         evenInNoise: 'restarting failed container',
       },
+      {
+        // A 404 from the probe's own endpoint: the probe asks for a path the server does not
+        // serve (a wrong httpGet path or port's server), so the kubelet restarts a healthy
+        // container until the spec is fixed. Other codes say the server is unwell: its log says why.
+        category: 'config',
+        summary: "The container's HTTP probe asks for a path its server does not serve (404): the probe's path or port is wrong",
+        says: /\b(?:Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: 404\b/,
+        source: 'kubernetes/kubernetes pkg/probe/http/http.go (DoHTTPProbe: "HTTP probe failed with statuscode: %d"), pkg/kubelet/prober/prober.go ("%s probe failed: %s", recorded as the Unhealthy event)',
+        example: '  Warning  Unhealthy  25m (x3 over 25m)  kubelet  Liveness probe failed: HTTP probe failed with statuscode: 404',
+      },
     ],
   },
   {
@@ -985,6 +995,13 @@ export const VOCABULARY: readonly Software[] = [
         example: 'lightning.fabric.utilities.exceptions.MisconfigurationException: You requested gpu: [0, 1, 2, 3]',
       },
       {
+        category: 'config',
+        summary: 'Mixed precision was asked for where the process sees no GPU (devices or CUDA_VISIBLE_DEVICES)',
+        says: /\b(?:fp16|bf16) mixed precision requires a GPU/,
+        source: 'huggingface/accelerate src/accelerate/accelerator.py (Accelerator.__init__: ValueError "fp16 mixed precision requires a GPU" when the device is not CUDA)',
+        example: 'ValueError: fp16 mixed precision requires a GPU',
+      },
+      {
         // The API answers Forbidden, but no role is missing: a policy found the spec wrong.
         category: 'config',
         summary: 'An admission webhook (a cluster policy) rejected the workload\'s spec',
@@ -1155,6 +1172,44 @@ export const VOCABULARY: readonly Software[] = [
         says: /\b(?:JSON|CSV) parse error: /,
         source: 'apache/arrow cpp/src/arrow/json/parser.cc ("JSON parse error: "), cpp/src/arrow/csv/parser.cc ("CSV parse error: "), raised in Python as pyarrow.lib.ArrowInvalid (Hugging Face datasets reads JSON and CSV files with them)',
         example: 'pyarrow.lib.ArrowInvalid: JSON parse error: Invalid value. in row 0',
+      },
+    ],
+  },
+  {
+    software: 'TensorRT and ONNX Runtime',
+    entries: [
+      {
+        // The builder reports a device allocation it could not make (its workspace, a tactic's
+        // scratch) under its OutOfMemory error code; the CUDA runtime's "out of memory" through
+        // TensorRT's allocator is the same want of GPU memory.
+        category: 'gpu-oom',
+        summary: 'TensorRT could not allocate the GPU memory the engine (or its build) needs',
+        says: /Error Code \d{1,3}: OutOfMemory\b|Cuda Error in \S{1,300}: 2 \(out of memory\)/,
+        source: 'NVIDIA/TensorRT include/NvInferRuntimeBase.h (nvinfer1::ErrorCode, the code the builder\'s error reporter prints as "Error Code %d: %s (%s)"; virtualMemoryBuffer.cpp::resizePhysical is not published as source), printed verbatim in NVIDIA/TensorRT#840, #948 and pytorch/TensorRT#2675; rtSafe/safeRuntime.cpp "Cuda Error in allocate: %d (%s)" with cudaGetErrorString',
+        example: '[11/10/2023-06:30:40] [TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory (no further information)',
+      },
+      {
+        category: 'config',
+        summary: 'The input shapes given to TensorRT name a tensor the network does not have',
+        says: /Cannot find input tensor with name "[^"\n]{0,300}" in the network inputs/,
+        source: 'NVIDIA/TensorRT samples/common/sampleEngines.cpp (setupNetworkAndConfig: "Cannot find input tensor with name \"…\" in the network inputs! Please make sure the input tensor names are correct.")',
+        example: '[07/18/2024-07:49:33] [E] Cannot find input tensor with name "encoder_hidden_states" in the network inputs! Please make sure the input tensor names are correct.',
+      },
+      {
+        category: 'data-path',
+        summary: 'ONNX Runtime could not find the model file it was asked to load',
+        says: /\[ONNXRuntimeError\] : 3 : NO_SUCHFILE|onnxruntime_pybind11_state\.NoSuchFile\b/,
+        source: 'microsoft/onnxruntime include/onnxruntime/core/common/status.h (StatusCode NO_SUCHFILE = 3, printed "[ONNXRuntimeError] : %d : %s : %s"), onnxruntime/python/onnxruntime_pybind_exceptions.cc (NoSuchFile)',
+        example: "onnxruntime.capi.onnxruntime_pybind11_state.NoSuchFile: [ONNXRuntimeError] : 3 : NO_SUCHFILE : Load model from model.onnx failed:Load model model.onnx failed. File doesn't exist",
+      },
+      {
+        // Windows' ERROR_MOD_NOT_FOUND (126): the provider library or one it depends on (cuDNN,
+        // cuBLAS) is not installed where the loader looks, as a missing .so is on Linux.
+        category: 'import',
+        summary: 'A library ONNX Runtime loads, or one it depends on, is not installed (LoadLibrary error 126)',
+        says: /LoadLibrary failed with error 126\b/,
+        source: 'microsoft/onnxruntime onnxruntime/core/platform/windows/env.cc (LoadDynamicLibrary: "LoadLibrary failed with error " << error_code << " \"" << message << "\" when trying to load \"" << path << "\""); Windows system error 126 ERROR_MOD_NOT_FOUND',
+        example: '[E:onnxruntime:Default, provider_bridge_ort.cc:1426 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when trying to load "onnxruntime_providers_cuda.dll"',
       },
     ],
   },
