@@ -3,7 +3,7 @@ import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory } from './classify.js';
 import { cutLine } from './escape.js';
 import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
-import { givesPlaceToDetail, TIER } from './precedence.js';
+import { announcesDetail, givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
@@ -57,9 +57,12 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     const around = [...best.before, best.line, ...best.after];
     const decider = decision.evidence[0];
     // The detail that decided the category states why; the line it came after only reports it.
-    const shown = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
-      ? best.after.find((l) => l.lineNumber === decider.lineNumber) ?? best.line
-      : best.line;
+    // A line that only announces what follows gives its place to a detail of its own kind.
+    const announced = announcesDetail(best.line.text)
+      ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
+      : undefined;
+    const detail = decider?.role === 'detail' && givesPlaceToDetail(best.classification) ? decider : announced;
+    const shown = detail ? best.after.find((l) => l.lineNumber === detail.lineNumber) ?? best.line : best.line;
     firstError = shownError(shown, around, best.source, byteMode);
   }
   const described = scan.describedExitCodeLine;
