@@ -9,7 +9,6 @@ import {
   CHAIN_MARKER,
   CUT_EXCEPTION_NAME,
   EXCEPTION_LINE,
-  JAVA_EXCEPTION,
   INFO_LEVEL,
   PREFILTER,
   RETRY_NOTICE,
@@ -20,6 +19,7 @@ import {
   WHAT_LINE,
   classifyExceptionLine,
   classifyLine,
+  isExceptionLine,
   raisedException,
   type Classification,
 } from './signatures.js';
@@ -543,7 +543,7 @@ export class FirstErrorScanner {
     if (!found) return;
     this.vote(rest, lineNumber, hit);
     const candidate = this.consider(found, seg, lineNumber, source, writer);
-    if (JAVA_EXCEPTION.test(rest) || EXCEPTION_LINE.test(rest)) {
+    if (isExceptionLine(rest)) {
       this.lastException = found;
       this.lastExceptionLine = lineNumber;
       this.track(this.javaHeads, writer, candidate);

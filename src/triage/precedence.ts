@@ -196,33 +196,3 @@ export const WITHIN_LINE_ROWS: readonly PrecedenceRow[] = PRECEDENCE.slice(0, PR
 export function givesPlaceToDetail(line: { category: Category; kind?: EvidenceKind }): boolean {
   return line.category === 'crash' || line.category === 'other' || line.kind === 'report' || line.kind === 'class';
 }
-
-/**
- * Whether a line only announces what the lines after it say: it ends with a colon ("error when
- * retrieving current configuration of:") or is a bare field naming a state (`reason=Evicted`,
- * `Reason: Evicted`). Such a line gives its place to a detail after it of the same kind, which
- * states why (the node was low on ephemeral storage, the user may not get the resource).
- */
-export function announcesDetail(text: string): boolean {
-  const t = text.trimEnd();
-  // A colon inside a bracket still open (`(Request ID:`) is a line a terminal wrapped mid-sentence, not an announcement.
-  // An exception's own line (`RuntimeError: Error(s) in loading state_dict for Net:`) keeps its
-  // place whatever it ends with: the labelling rule, and where people look.
-  return (t.endsWith(':') && !bracketOpenAtEnd(t) && !EXCEPTION_LINE.test(t.slice(0, EXCEPTION_TYPE_WITHIN))) || /^\s{0,40}(?:reason|status)\s{0,20}[:=]\s{0,20}[\w-]{1,60}$/i.test(t);
-}
-
-/** How far into a line an exception's type may start: bounds the test on a long line (linear in this, not the line). */
-const EXCEPTION_TYPE_WITHIN = 400;
-
-/** A line that starts (after any prefix) with an exception's type and its message: `torch.OutOfMemoryError: …`, `java.io.IOException: …`. */
-const EXCEPTION_LINE = /(?:^|[\s\]>|])(?:[A-Za-z_][\w$]{0,80}\.){0,8}[A-Z][\w$]{0,80}(?:Error|Exception|Failure|Fault)\s{0,4}:/;
-
-/** Whether a parenthesis or square bracket opened in the text is still open at its end. */
-function bracketOpenAtEnd(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === '(' || c === '[') depth += 1;
-    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
-  }
-  return depth > 0;
-}

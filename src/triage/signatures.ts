@@ -333,6 +333,38 @@ export const CHAIN_MARKER = /^(?:During handling of the above exception|The abov
 export const CAUSED_BY = /^\s*Caused by:\s*/;
 /** A Java exception line: a dotted class name, optionally after `Exception in thread "main"`. */
 export const JAVA_EXCEPTION = /^(?:Exception in thread "[^"]{0,200}" )?(?:[a-z_$][\w$]*\.){1,20}[A-Z][\w$]*(?:Exception|Error|OOM|Throwable)\b/;
+
+/** Whether a line (its prefix removed) is an exception's own line, Python's or Java's. */
+export function isExceptionLine(rest: string): boolean {
+  return JAVA_EXCEPTION.test(rest) || EXCEPTION_LINE.test(rest);
+}
+
+/** A logfmt field naming a state and nothing else: `reason=Evicted`, `status=Failed`. */
+const STATE_FIELD = /^\s{0,40}(?:reason|status)=[\w-]{1,60}\s*$/i;
+
+/**
+ * Whether a line (its prefix removed) only announces what the lines after it say: it ends with
+ * a colon ("error when retrieving current configuration of:") or is a bare field naming a state
+ * (`reason=Evicted`, a status row such as `Reason: Evicted`). Such a line gives its place to a
+ * detail after it of the same kind, which states why. An exception's own line keeps its place
+ * whatever it ends with (the labelling rule, and where people look); so does a colon inside a
+ * bracket still open (`(Request ID:`), a line a terminal wrapped mid-sentence.
+ */
+export function announcesDetail(rest: string): boolean {
+  const t = rest.trimEnd();
+  if (t.endsWith(':')) return !bracketOpenAtEnd(t) && !isExceptionLine(t);
+  return STATE_FIELD.test(t) || STATUS_ROW.test(t);
+}
+
+/** Whether a parenthesis or square bracket opened in the text is still open at its end. */
+function bracketOpenAtEnd(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === '(' || c === '[') depth += 1;
+    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+  }
+  return depth > 0;
+}
 /** Said right after a caught error when the program tries again: that error did not end the run. */
 export const RETRY_NOTICE = /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)|trying again|resum(?:e|ing) (?:the )?download/i;
 

@@ -1,11 +1,13 @@
 import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
-import { decideCategory } from './classify.js';
+import { decideCategory, type Decision } from './classify.js';
 import { cutLine } from './escape.js';
 import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
-import { announcesDetail, givesPlaceToDetail, TIER } from './precedence.js';
+import { splitPrefix } from './line-prefix.js';
+import { givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
+import { announcesDetail } from './signatures.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
@@ -38,6 +40,37 @@ function shownError(shown: RawLine, around: readonly RawLine[], source: LogSourc
   };
 }
 
+/**
+ * The line to show as the error, in order: the pasted description's exit-code field when that
+ * exit code decided over a lesser line of another kind; the chosen line, or the detail after it
+ * that states why; the line a guess rests on; none.
+ */
+function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: boolean): FirstError | null {
+  const { best, byteMode } = scan;
+  const decider = decision.evidence[0];
+  const inContext = (at: LineInContext, shown = at.line): FirstError => shownError(shown, [...at.before, at.line, ...at.after], at.source, byteMode);
+  const described = scan.describedExitCodeLine;
+  if (described && exitCodeFromPaste && decider?.role === 'exit-code' && (!best || (best.classification.tier <= TIER.secondary && best.classification.category !== decision.category))) {
+    // The pasted pod description's exit code decided over a secondary error that names another
+    // kind (or no line at all): the field that states it is the line to read. A line that names
+    // the decided kind (`Reason: OOMKilled` beside `Exit Code: 137`) says it in words and stays.
+    return inContext(described);
+  }
+  if (best) {
+    // The detail that decided the category states why; the line it came after only reports it.
+    // A line that only announces what follows gives its place to a detail of its own kind.
+    const detail = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
+      ? decider
+      : announcesDetail(splitPrefix(best.line.text).rest)
+        ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
+        : undefined;
+    return inContext(best, (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || best.line);
+  }
+  // No line was recognised and the guess decided: the line it rests on is the one to read.
+  if (scan.restingLine && decider?.role === 'learnt-words') return { ...inContext(scan.restingLine), guessed: true };
+  return null;
+}
+
 function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageResult {
   const { best, byteMode } = scan;
   // An exit code the pasted pod description states counts as the container's, when the cluster gave none.
@@ -46,32 +79,7 @@ function buildResult(scan: ScanOutcome, hints: TriageHints | undefined): TriageR
     : hints;
   const decision = decideCategory(best?.classification ?? null, scan.evidence, stated);
   const tail = scan.tail.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS));
-  let firstError: TriageResult['firstError'] = null;
-  const shownInContext = (at: LineInContext): FirstError => shownError(at.line, [...at.before, at.line, ...at.after], at.source, byteMode);
-  const resting = scan.restingLine;
-  if (!best && resting && decision.evidence[0]?.role === 'learnt-words') {
-    // No line was recognised and the guess decided: the line it rests on is the one to read.
-    firstError = { ...shownInContext(resting), guessed: true };
-  }
-  if (best) {
-    const around = [...best.before, best.line, ...best.after];
-    const decider = decision.evidence[0];
-    // The detail that decided the category states why; the line it came after only reports it.
-    // A line that only announces what follows gives its place to a detail of its own kind.
-    const announced = announcesDetail(best.line.text)
-      ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
-      : undefined;
-    const detail = decider?.role === 'detail' && givesPlaceToDetail(best.classification) ? decider : announced;
-    const shown = detail ? best.after.find((l) => l.lineNumber === detail.lineNumber) ?? best.line : best.line;
-    firstError = shownError(shown, around, best.source, byteMode);
-  }
-  const described = scan.describedExitCodeLine;
-  if (described && stated !== hints && decision.evidence[0]?.role === 'exit-code' && (!best || (best.classification.tier <= TIER.secondary && best.classification.category !== decision.category))) {
-    // The pasted pod description's exit code decided over a secondary error that names another
-    // kind (or no line at all): the field that states it is the line to read. A line that names
-    // the decided kind (`Reason: OOMKilled` beside `Exit Code: 137`) says it in words and stays.
-    firstError = shownInContext(described);
-  }
+  const firstError = lineToRead(scan, decision, stated !== hints);
   return {
     firstError,
     category: decision.category,
