@@ -36,6 +36,8 @@ export interface Dev2Entry extends CorpusEntry {
   framework: string;
   year: number;
   note?: string;
+  /** The collection round that added the log (absent for the first 308). */
+  round?: number;
 }
 
 /** Share of the corpus in the development half. */

@@ -5,6 +5,9 @@
  * parts only: rules are tuned on them. The real corpus's held-out misses can be shown with
  * --show-held-out; the blind held-out split's never are, whatever the flags. The dev2 set
  * (test/fixtures/logs/dev2) is a second development split: figures, confusion and misses.
+ * `--round N` adds the figures and misses of dev2's round N alone: run before a round's
+ * vocabulary lands (and before `npm run triage:train` learns from it), that is the round's
+ * first run, the honest estimate on kinds never seen.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -21,6 +24,9 @@ import {
 
 const SPLITS: readonly Half[] = ['dev', 'held-out'];
 const showHeldOut = process.argv.includes('--show-held-out');
+const roundArg = process.argv.indexOf('--round');
+const round = roundArg === -1 ? undefined : Number(process.argv[roundArg + 1]);
+if (round !== undefined && !Number.isInteger(round)) throw new Error('--round needs a whole number, e.g. --round 10');
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`.padStart(6);
 
@@ -82,12 +88,19 @@ for (const split of SPLITS) {
 }
 
 // dev2 is for tuning only: every miss is listed.
-const dev2 = readCorpus<Dev2Entry>('dev2').map(([name, text, e]) => scoreOne(name, text, e, 'dev'));
-{
-  const a = accuracy(dev2);
-  const other = otherShare(dev2);
-  console.log(`\ndev2: n=${a.n}  first line ${pct(a.line)}  category ${pct(a.category)}  transient ${pct(a.transient)}  other ${pct(other)}`);
-  console.log(JSON.stringify({ metric: 'triage.dev2.accuracy', split: 'dev2', ...a, other }));
-  printConfusion('dev2', dev2, (category, n, correct) => ({ metric: 'triage.dev2.category', split: 'dev2', category, n, correct }));
-  printMisses('dev2', dev2);
+const dev2Corpus = readCorpus<Dev2Entry>('dev2');
+const dev2 = dev2Corpus.map(([name, text, e]) => scoreOne(name, text, e, 'dev'));
+function printDev2(title: string, rows: readonly Scored[], extra: object): void {
+  const a = accuracy(rows);
+  const other = otherShare(rows);
+  console.log(`\n${title}: n=${a.n}  first line ${pct(a.line)}  category ${pct(a.category)}  transient ${pct(a.transient)}  other ${pct(other)}`);
+  console.log(JSON.stringify({ metric: 'triage.dev2.accuracy', split: 'dev2', ...extra, ...a, other }));
+  printConfusion(title, rows, (category, n, correct) => ({ metric: 'triage.dev2.category', split: 'dev2', ...extra, category, n, correct }));
+  printMisses(title, rows);
+}
+printDev2('dev2', dev2, {});
+if (round !== undefined) {
+  const inRound = new Set(dev2Corpus.filter(([, , e]) => e.round === round).map(([name]) => name));
+  if (inRound.size === 0) throw new Error(`dev2 has no log of round ${round}`);
+  printDev2(`dev2 round ${round}`, dev2.filter((s) => inRound.has(s.name)), { round });
 }
