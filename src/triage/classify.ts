@@ -168,8 +168,9 @@ export function decideCategory(line: Classification | null, logEvidence: readonl
     const item = items.find((e) => row.from.includes(e.role) && rowTakes(row, e) && lineAllows(row, lineTier, e, exitCode));
     if (!item) continue;
     // The retry verdict of the most specific evidence of that category: a pull's 429 may sit on
-    // the wrapped line after the one that says the pull failed.
-    const verdict = item.transient !== undefined ? item : items.find((e) => e.category === item.category && e.transient !== undefined && (e.role === 'detail' || e.role === 'chain'));
+    // the wrapped line after the one that says the pull failed, and under a termination reason
+    // (`Evicted`) the kubelet's own line says whether for node pressure or the pod's own limits.
+    const verdict = item.transient !== undefined ? item : items.find((e) => e.category === item.category && e.transient !== undefined && (e.role === 'line' || e.role === 'detail' || e.role === 'chain'));
     return {
       category: item.category,
       transient: verdict?.transient ?? CATEGORIES[item.category].transient,

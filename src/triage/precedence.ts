@@ -102,6 +102,16 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: "NCCL refused the call as invalid usage, and its `Last error:` line says what the job got wrong (two ranks on one GPU): the job's configuration, not the network between ranks",
   },
   {
+    name: 'the cause a crash states',
+    from: ['line', 'detail'],
+    // Memory and CUDA take a crash line by the rows above; NCCL and an eviction's SIGTERM named
+    // on a crash line are reports of another failure, so the line still gives place to its detail.
+    categories: ['image-pull', 'scheduling', 'volume-mount', 'import', 'config', 'permission', 'data-path'],
+    recognised: true,
+    over: ['crash'],
+    why: "a native abort that says why on its own line (a failed CHECK quoting `No such file or directory` or `Permission denied`) is that kind: the crash is how the program stopped, the cause is what to change",
+  },
+  {
     name: 'the error line',
     from: ['line'],
     recognised: true,

@@ -165,13 +165,18 @@ const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm
 export const INFO_LEVEL = levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g);
 
 /** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
-export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
+/** The level filter proper: lines a program logged at info or warning level. */
+const LEVEL_NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\bNCCL INFO\b/,
   INFO_LEVEL,
   levelNear(60, /(?<!NCCL )\bWARN(?:ING)?\b/g),
   /^\[[IW]\d{0,4}[\s\d]|^[IW]\d{4} \d\d:\d\d/, // glog / c10 info and warning lines
   /^[\d:. -]{8,40}: [IW] [\w./-]{1,200}:\d{1,6}\]/, // TensorFlow and XLA's own: `2023-01-01 10:00:00.000: W tensorflow/…/dso_loader.cc:64]`
   /level=(?:info|debug|warn)|"level"\s*:\s*"(?:info|debug|warn)/i,
+];
+
+export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
+  ...LEVEL_NOISE,
   /\b[A-Z]\w*Warning\b:|^\s*warnings\.warn\(/,
   /\bretrying\b|\bwill (?:be )?retr(?:y|ied)\b|\bretry(?:ing)? in \d|\battempt \d+\s*(?:\/|of)\s*\d+|resum(?:e|ing) (?:the )?download/i,
   /\b\w*(?:err|fail)\w*\s*=\s*-?\.?\d|["']\w*(?:err|fail)\w*["']\s*:\s*-?\.?\d/i, // metrics
@@ -232,13 +237,15 @@ export const CASCADES: readonly Signature[] = [
   { category: 'eviction', summary: 'The process was told to stop (SIGTERM) from outside', pattern: /\bSIGTERM\b|signal 15\b|got signal: 15|SignalException/i },
 ];
 
+/** A service that answered "not now" (HTTP 502/503/504/429): a retry is sensible. */
+const SERVICE_UNAVAILABLE = /\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|\b429 (?:Client Error|Too Many Requests)/i;
 /**
- * A service that answered "not now" (HTTP 502/503/504/429) or a name server that said "try
- * again" (EAI_AGAIN, getaddrinfo(3): "Temporary failure in name resolution"): a retry is sensible.
+ * A connection that failed: a wrong host, a refused port, a timeout. A retry changes nothing by
+ * itself. That includes a name server's "try again" (EAI_AGAIN, getaddrinfo(3): "Temporary
+ * failure in name resolution"): inside a pod it nearly always means the pod has no working DNS
+ * or no way out of the cluster, which the same pod meets again.
  */
-const SERVICE_UNAVAILABLE = /Temporary failure in name resolution|\b50[234] (?:Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out)|Service Unavailable|\b429 (?:Client Error|Too Many Requests)/i;
-/** A connection that failed: a wrong host, a refused port, a timeout. A retry changes nothing by itself. */
-const NETWORK_FAILURE = /Name or service not known|nodename nor servname|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
+const NETWORK_FAILURE = /Temporary failure in name resolution|Name or service not known|nodename nor servname|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
 
 /** The vocabulary (vocabulary.ts) as signatures: the software's own words, tried first. */
 const FROM_VOCABULARY: readonly Signature[] = VOCABULARY_ENTRIES.map((e) => ({
@@ -274,6 +281,9 @@ const GENERIC: readonly Signature[] = [
   { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
   { category: 'cuda', summary: 'The CUDA libraries in the image do not match the GPU or its driver', pattern: /provided PTX was compiled with an unsupported toolchain|no kernel image is available/i },
   { category: 'cuda', summary: 'CUDA failed', pattern: /CUDA error|CUDA_ERROR_\w+|cudaError\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|cuDNN error|device-side assert|illegal memory access|no CUDA-capable device|No CUDA GPUs are available|Found no NVIDIA driver|NVIDIA driver on your system is too old|CUDA driver version is insufficient|CUDA initialization|misaligned address|unspecified launch failure|cuda runtime error|Failed to initialize NVML|NVML: Driver\/library version mismatch|CUDA kernel failed|nvrtc: error/i },
+  // A shared library that is not where it is looked for is a package missing or built for
+  // another version, not data: `FileNotFoundError: Cannot find DGL C++ graphbolt library at …/libgraphbolt_pytorch_2.3.0.so`.
+  { category: 'import', summary: 'A shared library the code loads is missing (its package is not installed, or was built for another version)', pattern: /(?:[Cc]annot find|[Cc]ould not find|[Uu]nable to (?:find|load))\b[^\n():]{0,120}? ['"]?[^\s'"():]{0,300}\.so(?:\.\d{1,6}){0,4}\b|No such file or directory: ['"][^'"\n]{1,300}\.so(?:\.\d{1,6}){0,4}['"]/ },
   { category: 'import', summary: 'A module or library is missing or mismatched in the image', pattern: /ModuleNotFoundError|\bImportError\b|No module named|cannot import name|undefined symbol|cannot open shared object file|GLIBC\w*_[\d.]+'? not found|DistributionNotFound|VersionConflict|Could not find a version that satisfies|No matching distribution found|compiled with different CUDA (?:major )?versions|was compiled against/i },
   { category: 'config', summary: 'The command, its arguments or a referenced secret or config is wrong', pattern: /CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCannotRun|couldn't find key \S+ in (?:Secret|ConfigMap)|(?:secrets?|configmaps?) "[^"]*" not found|Non-existent config key|Check batch related parameters|Could not parse rfc1738 URL|must be divisible by|OCI runtime (?:create|exec) failed|starting container process caused|failed to create shim task|executable file not found|command not found|exec format error|exec: "[^"]*": stat|: not found\s*$|error: unrecognized arguments|error: the following arguments are required|error: argument|invalid choice:|ConfigAttributeError|ConfigKeyError|ConfigCompositionException|MissingMandatoryValue|Could not override '|InterpolationResolutionError|yaml\.(?:scanner|parser|constructor)\.\w+Error|JSONDecodeError|unknown (?:flag|option|argument)\b/i },
   { category: 'permission', summary: 'Access was denied', pattern: /\bForbidden\b|does not have [\w.]+ access|Permission '[\w.]+' denied|gated repo|AuthorizationPermissionMismatch|AuthorizationFailure|\(403\)|PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
@@ -437,6 +447,7 @@ function gatedTest(pattern: { test(text: string): boolean }): GatedTest {
 }
 const GATED_HERRINGS = RED_HERRINGS.map((h) => gatedTest(h.pattern));
 const GATED_NOISE = NOISE.map(gatedTest);
+const GATED_LEVEL_NOISE = GATED_NOISE.slice(0, LEVEL_NOISE.length);
 const GATED_SHELL_COMMAND = gatedTest(SHELL_COMMAND);
 const GATED_STATUS_ROW = gatedTest(STATUS_ROW);
 const GATED_EXCEPTION_LINE = gatedTest(EXCEPTION_LINE);
@@ -522,6 +533,21 @@ export function classifyLine(text: string): Classification | null {
   if (runs(GATED_LOGGER_ERROR, text, possible)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
   if (runs(GATED_MENTION, text, possible)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
   return null;
+}
+
+/**
+ * For a line dropped for its level alone (logged at info or warning level), the recognised error
+ * it would have been at any other level; null for every other line. Such a line may have said
+ * first what a later error line repeats.
+ */
+export function droppedForItsLevel(text: string): Classification | null {
+  const possible = LINE_GATE.scan(text);
+  if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return null;
+  if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
+  if (!runsAny(GATED_LEVEL_NOISE, text, possible) || loggedAsWarning(text)) return null;
+  if (GATED_NOISE.slice(LEVEL_NOISE.length).some((test) => runs(test, text, possible))) return null;
+  const sig = matchSignature(text, possible);
+  return sig && sig.tier >= TIER.recognised ? sig : null;
 }
 
 /**

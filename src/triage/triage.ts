@@ -2,12 +2,12 @@ import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory, type Decision } from './classify.js';
 import { cutLine } from './escape.js';
-import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type Candidate, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
 import { splitPrefix } from './line-prefix.js';
 import { givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
-import { announcesDetail } from './signatures.js';
+import { announcesDetail, droppedForItsLevel } from './signatures.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
@@ -41,6 +41,22 @@ function shownError(shown: RawLine, around: readonly RawLine[], source: LogSourc
 }
 
 /**
+ * The line where the chosen error was first said: a recognised error is often logged first at
+ * warning or info level (a client's retry warning, a logger's stdout copy, the device plugin's
+ * info line before its fatal one) and repeated as an error a few lines later. The first of the
+ * lines before it that the level filter dropped and the same signature recognises; else the line.
+ */
+function firstSaid(best: Candidate): RawLine {
+  const chosen = best.classification;
+  if (chosen.tier < TIER.recognised) return best.line;
+  const same = (l: RawLine): boolean => {
+    const c = droppedForItsLevel(splitPrefix(l.text).rest);
+    return c !== null && c.category === chosen.category && c.summary === chosen.summary;
+  };
+  return best.before.find(same) ?? best.line;
+}
+
+/**
  * The line to show as the error, in order: the pasted description's exit-code field when that
  * exit code decided over a lesser line of another kind; the chosen line, or the detail after it
  * that states why; the line a guess rests on; none.
@@ -64,7 +80,8 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
         : undefined;
-    return inContext(best, (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || best.line);
+    const shown = (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || firstSaid(best);
+    return inContext(best, shown);
   }
   // No line was recognised and the guess decided: the line it rests on is the one to read.
   if (scan.restingLine && decider?.role === 'learnt-words') return { ...inContext(scan.restingLine), guessed: true };

@@ -156,6 +156,35 @@ export const VOCABULARY: readonly Software[] = [
         source: 'ray-project/ray python/ray/autoscaler/_private/autoscaler.py ("Error: No available node types can fulfill resource request %s. Add suitable node types to this cluster to resolve this issue."), the raylet\'s infeasible-task warning',
         example: "(autoscaler) Error: No available node types can fulfill resource request {'GPU': 8.0, 'CPU': 8.0}",
       },
+      {
+        category: 'scheduling',
+        summary: 'Ray Serve cannot place a replica: the cluster has no free resources it asks for (it waits for them or for the autoscaler)',
+        says: /replicas that have taken more than \d{1,5}s to be scheduled|could not find a node type to satisfy the request/,
+        source: 'ray-project/ray python/ray/serve/_private/deployment_state.py (logger.warning "Deployment \'%s\' in application \'%s\' %d replicas that have taken more than %ss to be scheduled. This may be due to waiting for the cluster to auto-scale…"), python/ray/autoscaler/_private/resource_demand_scheduler.py ("The autoscaler could not find a node type to satisfy the request: %s")',
+        example: "Deployment 'VLLMDeployment' in application 'ray-llm' 1 replicas that have taken more than 30s to be scheduled. This may be due to waiting for the cluster to auto-scale or for a runtime environment to be installed.",
+        evenInNoise: 'to be scheduled',
+      },
+    ],
+  },
+  {
+    software: 'Kubernetes admission',
+    entries: [
+      {
+        // Refused at admission, not waiting for room: the pod spec (or the namespace's policy)
+        // must change before any pod is created, so it is not scheduling or quota.
+        category: 'config',
+        summary: "The pod spec breaks the namespace's Pod Security level (runAsNonRoot, privileges, seccomp…): the spec must change",
+        says: /violates PodSecurity "[^"\n]{1,100}"/,
+        source: 'kubernetes/pod-security-admission admission/admission.go (the denial "violates PodSecurity %q: %s", with the failed checks\' reasons)',
+        example: 'Error creating: pods "train-7d9f" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true (pod or container "train" must set securityContext.runAsNonRoot=true)',
+      },
+      {
+        category: 'config',
+        summary: "The pod asks for more (or less) than the namespace's LimitRange allows per container or pod: the request must change",
+        says: /(?:maximum|minimum) [\w./-]{1,60} usage per (?:Container|Pod|PersistentVolumeClaim) is \S{1,40}, but (?:limit|request) is \S{1,40}|[\w./-]{1,60} max limit to request ratio per (?:Container|Pod) is/,
+        source: 'kubernetes/kubernetes plugin/pkg/admission/limitranger/admission.go (minConstraint/maxConstraint: "%s %s usage per %s is %s, but %s is %s", limitRequestRatioConstraint: "%s max limit to request ratio per %s is %s, but provided ratio is %f")',
+        example: 'pods "demo-chat-6c8f" is forbidden: maximum memory usage per Container is 4Gi, but limit is 8Gi',
+      },
     ],
   },
   {
@@ -221,6 +250,14 @@ export const VOCABULARY: readonly Software[] = [
         evenInNoise: 'restarting failed container',
       },
       {
+        // Says only that the Job gave up: each failed pod's own log has the cause.
+        category: 'other',
+        summary: "The Job stopped retrying: its pods failed more times than its backoff limit allows, or it ran past its deadline (a failed pod's own log says why)",
+        says: /Job has reached the specified backoff limit|Job was active longer than specified deadline/,
+        source: 'kubernetes/kubernetes pkg/controller/job/job_controller.go (the Failed condition\'s messages for reason BackoffLimitExceeded "Job has reached the specified backoff limit" and DeadlineExceeded "Job was active longer than specified deadline")',
+        example: '      message: Job has reached the specified backoff limit',
+      },
+      {
         // A 404 from the probe's own endpoint: the probe asks for a path the server does not
         // serve (a wrong httpGet path or port's server), so the kubelet restarts a healthy
         // container until the spec is fixed. Other codes say the server is unwell: its log says why.
@@ -241,6 +278,16 @@ export const VOCABULARY: readonly Software[] = [
         says: /Attempting to reclaim (?:memory|ephemeral-storage|nodefs|imagefs|pids|inodes)|The node had condition: \[(?:MemoryPressure|DiskPressure|PIDPressure)\]/,
         source: 'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (event EvictionThresholdMet "Attempting to reclaim %s"), pkg/kubelet/eviction/helpers.go (nodeConditionMessageFmt "The node had condition: %v. ")',
         example: '  Warning  EvictionThresholdMet  4m32s  kubelet, node-3  Attempting to reclaim ephemeral-storage',
+      },
+      {
+        // Not node pressure: the pod wrote more than its own containers' limits allow, so the same
+        // pod is evicted again wherever it runs. The limit or what the job writes must change.
+        category: 'eviction',
+        transient: false,
+        summary: 'The pod was evicted for writing more local storage than its own limits allow (a retry hits the same limit)',
+        says: /Pod ephemeral local storage usage exceeds the total limit of containers|Container \S{1,253} exceeded its local ephemeral storage limit|Usage of EmptyDir volume \S{1,253} exceeds the limit/,
+        source: 'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (podEphemeralStorageMessageFmt "Pod ephemeral local storage usage exceeds the total limit of containers %s. ", containerEphemeralStorageMessageFmt "Container %s exceeded its local ephemeral storage limit %q. ", emptyDirMessageFmt "Usage of EmptyDir volume %q exceeds the limit %q. ")',
+        example: '  Warning  Evicted  109s  kubelet  Pod ephemeral local storage usage exceeds the total limit of containers 5Gi.',
       },
       {
         // A cloud's notice that it takes a spot or preemptible machine back: the run did not fail
@@ -463,6 +510,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
+      {
+        // The GPU is fine: the command asks for device N while the container sees fewer GPUs
+        // (CUDA_VISIBLE_DEVICES, a hard-coded cuda:1, more ranks per node than GPUs).
+        category: 'config',
+        summary: 'The command asks for a GPU index the container does not have (its device setting or CUDA_VISIBLE_DEVICES)',
+        says: /invalid device ordinal|cudaErrorInvalidDevice\b|CUDA_ERROR_INVALID_DEVICE\b/,
+        source: `${CUDA_RUNTIME_DOC} (cudaErrorInvalidDevice "invalid device ordinal": "the device ordinal supplied by the user does not correspond to a valid CUDA device"); CUDA Driver API CUresult CUDA_ERROR_INVALID_DEVICE`,
+        example: 'RuntimeError: CUDA error: invalid device ordinal',
+      },
       {
         category: 'cuda',
         transient: true,
@@ -745,6 +801,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'crash',
+        summary: "A process crashed on a signal; UCX's error handler printed its stack",
+        says: /==== backtrace \(tid: {0,7}\d{1,10}\) ====|\] Caught signal (?:11|6|4|8) \((?:Segmentation fault|Aborted|Illegal instruction|Floating point exception)/,
+        source: 'openucx/ucx src/ucs/debug/debug.c (ucs_debug_show_innermost_source_file / ucs_debug_backtrace_log: "==== backtrace (tid:%7d) ====", ucs_error_signal_handler: "Caught signal %d (%s)"); HPC-X, Open MPI and NCCL\'s UCX plugin install it',
+        example: '[gpu-node-3:4182:0:4182] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x49)',
+      },
+      {
+        category: 'crash',
         summary: 'A C++ assertion failed (a glog/Ray/abseil CHECK) and aborted the process',
         says: /\bCheck failed: /,
         source: 'google/glog src/glog/logging.h (CHECK(condition): "Check failed: " #condition " "), ray-project/ray src/ray/util/logging.h (RAY_CHECK: " Check failed: "), abseil/abseil-cpp absl/log/check.h ("Check failed: "); a failed CHECK logs at FATAL and aborts',
@@ -768,8 +831,10 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'nccl',
         summary: 'The launcher could not reach another node of the job',
-        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: /,
-        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s")',
+        // The launchers (mpirun, the MPI Operator's launcher, DeepSpeed's pdsh, Horovod) reach the
+        // other workers over ssh: a name it cannot resolve is a node of the job, not a data source.
+        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: |ssh: Could not resolve hostname \S{1,300}: /,
+        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s"), ssh.c ("ssh: Could not resolve hostname %s: %s")',
         example: 'ssh: connect to host 192.168.0.119 port 12345: Connection refused',
       },
       {
@@ -834,6 +899,31 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Python packages and ABI',
     entries: [
+      {
+        // The op library (torchvision, torchaudio, an extension) did not register its native
+        // operators: its binary was built for another PyTorch, or did not load at all.
+        category: 'import',
+        summary: "A package's native operators are not registered with PyTorch (the package was built for another PyTorch version)",
+        says: /operator \w{1,100}::\w{1,200} does not exist/,
+        source: 'pytorch/pytorch torch/csrc/utils/python_dispatch.cpp (_dispatch_has_kernel_for_dispatch_key: TORCH_CHECK(op, "operator ", name, " does not exist")), reached through torch.library when torchvision registers its meta kernels',
+        example: 'RuntimeError: operator torchvision::nms does not exist',
+      },
+      {
+        category: 'import',
+        summary: 'A package the code needs is not installed in the image (or is too old)',
+        says: /requires the \S{1,60}(?: \S{1,60})? library but it was not found in your environment|The model you want to train is loaded in 8-bit precision|please make sure that you have installed `[\w.-]{1,60}/,
+        source: 'huggingface/transformers src/transformers/utils/import_utils.py (the *_IMPORT_ERROR messages "{0} requires the {library} library but it was not found in your environment"), src/transformers/trainer.py ("The model you want to train is loaded in 8-bit precision.  if you want to fine-tune an 8-bit model, please make sure that you have installed `bitsandbytes>=0.37.0`.", a line a terminal may wrap)',
+        example: 'ImportError: LlamaTokenizer requires the SentencePiece library but it was not found in your environment.',
+      },
+      {
+        // serde's message for a tokenizer.json whose model section the installed tokenizers
+        // cannot read: files written by a newer tokenizers add variants an older one lacks.
+        category: 'import',
+        summary: 'The tokenizer file was written by a newer tokenizers than the one installed',
+        says: /data did not match any variant of untagged enum (?:ModelWrapper|PreTokenizerWrapper|NormalizerWrapper|DecoderWrapper|PostProcessorWrapper)/,
+        source: 'huggingface/tokenizers tokenizers/src/models/mod.rs and the pre_tokenizers, normalizers, decoders and processors modules (#[serde(untagged)] enum ModelWrapper and its siblings); serde-rs/serde serde_derive/src/de.rs ("data did not match any variant of untagged enum {}")',
+        example: 'Exception: data did not match any variant of untagged enum ModelWrapper at line 1251012 column 3',
+      },
       {
         category: 'import',
         summary: 'A module was built against NumPy 1.x and cannot run with NumPy 2',
@@ -1060,6 +1150,27 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'permission',
+        summary: 'The credentials for Google Cloud are missing (no application default credentials in the pod)',
+        says: /DefaultCredentialsError|Could not automatically determine credentials/,
+        source: 'googleapis/google-auth-library-python google/auth/_default.py (DefaultCredentialsError, _CLOUD_SDK_MISSING_CREDENTIALS "Could not automatically determine credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials and re-run the application.")',
+        example: 'google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials and re-run the application.',
+      },
+      {
+        category: 'permission',
+        summary: 'Azure refused the credentials (a wrong or expired key, token or signature)',
+        says: /ClientAuthenticationError|Server failed to authenticate the request|ErrorCode:AuthenticationFailed/,
+        source: 'Azure/azure-sdk-for-python sdk/core/azure-core/azure/core/exceptions.py (ClientAuthenticationError, raised for 401 and 403); Azure Storage REST API error codes https://learn.microsoft.com/rest/api/storageservices/common-rest-api-error-codes (AuthenticationFailed: "Server failed to authenticate the request. Make sure the value of the Authorization header is formed correctly including the signature.")',
+        example: 'ClientAuthenticationError: Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.',
+      },
+      {
+        category: 'permission',
+        summary: 'The MLflow tracking server refused the request (401/403: missing or wrong credentials)',
+        says: /API request to endpoint \S{1,300} failed with error code 40[13]\b/,
+        source: 'mlflow/mlflow mlflow/utils/rest_utils.py (verify_rest_response: "API request to endpoint %s failed with error code %s != 200")',
+        example: 'mlflow.exceptions.MlflowException: API request to endpoint /api/2.0/mlflow/experiments/get-by-name failed with error code 401 != 200.',
+      },
+      {
+        category: 'permission',
         summary: 'The Hugging Face repository is gated and the token may not read it',
         says: /GatedRepoError|Cannot access gated repo|Access to model \S{1,200} is restricted/,
         source: 'huggingface/huggingface_hub src/huggingface_hub/errors.py (GatedRepoError), src/huggingface_hub/utils/_http.py ("Cannot access gated repo for url %s")',
@@ -1070,6 +1181,14 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        // The file arrived but is not the one expected: cut short, replaced or moved at its source.
+        category: 'data-path',
+        summary: 'A downloaded model or data file is not the file expected (its checksum or size does not match)',
+        says: /SHA256 checksum does not(?: not)? match|invalid hash value \(expected "|Consistency check failed: file should be of size/,
+        source: 'm-bain/whisperX whisperx/vad.py ("Model has been downloaded but the SHA256 checksum does not not match. Please retry loading the model."); pytorch/pytorch torch/hub.py (download_url_to_file: \'invalid hash value (expected "{}", got "{}")\'); huggingface/huggingface_hub src/huggingface_hub/file_download.py ("Consistency check failed: file should be of size {} but has size {}")',
+        example: 'RuntimeError: invalid hash value (expected "b0353104", got "7d2b7c0e")',
+      },
       {
         category: 'data-path',
         transient: true,
@@ -1210,6 +1329,87 @@ export const VOCABULARY: readonly Software[] = [
         says: /LoadLibrary failed with error 126\b/,
         source: 'microsoft/onnxruntime onnxruntime/core/platform/windows/env.cc (LoadDynamicLibrary: "LoadLibrary failed with error " << error_code << " \"" << message << "\" when trying to load \"" << path << "\""); Windows system error 126 ERROR_MOD_NOT_FOUND',
         example: '[E:onnxruntime:Default, provider_bridge_ort.cc:1426 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when trying to load "onnxruntime_providers_cuda.dll"',
+      },
+    ],
+  },
+  {
+    software: 'Model servers (Text Generation Inference)',
+    entries: [
+      {
+        category: 'cuda',
+        summary: "TGI could not load its flash-attention kernels, which this model needs (a GPU older than Ampere, or an image built without them)",
+        says: /requires Flash Attention enabled models/,
+        source: 'huggingface/text-generation-inference server/text_generation_server/models/__init__.py (FLASH_ATT_ERROR_MESSAGE "{} requires Flash Attention enabled models.", raised when the flash-attention models failed to import)',
+        example: 'NotImplementedError: Sharded Llama requires Flash Attention enabled models.',
+      },
+      {
+        // TGI's launcher reports how a shard process ended, by its signal (signal(7)).
+        category: 'crash',
+        summary: 'A TGI shard crashed on a signal (SIGSEGV, SIGABRT, SIGILL: an instruction this CPU lacks, or SIGFPE)',
+        says: /Shard process was signaled to shutdown with signal (?:11|6|4|8)\b/,
+        source: 'huggingface/text-generation-inference launcher/src/main.rs (shard_manager: "Shard process was signaled to shutdown with signal {signal}")',
+        example: '2024-03-06T17:53:31.052444Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 4 rank=0',
+      },
+      {
+        category: 'host-oom',
+        // States how the shard ended, where the generic `signal 9` cascade would only echo it.
+        beforeCascades: true,
+        summary: 'A TGI shard was killed (SIGKILL), usually for using more memory than the container may',
+        says: /Shard process was signaled to shutdown with signal 9\b/,
+        source: 'huggingface/text-generation-inference launcher/src/main.rs (shard_manager: "Shard process was signaled to shutdown with signal {signal}")',
+        example: '2024-03-06T17:53:31.052444Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 9 rank=0',
+      },
+    ],
+  },
+  {
+    software: 'PyTorch training code and checkpoints',
+    entries: [
+      {
+        category: 'config',
+        summary: 'The checkpoint does not fit the model the code builds (other shapes or parameter names)',
+        says: /Error\(s\) in loading state_dict for \w{1,200}|size mismatch for \S{1,300}: copying a param with shape|(?:Missing|Unexpected) key\(s\) in state_dict: /,
+        source: 'pytorch/pytorch torch/nn/modules/module.py (load_state_dict: "Error(s) in loading state_dict for {}:", "size mismatch for {}: copying a param with shape {} from checkpoint, the shape in current model is {}.", "Missing key(s) in state_dict: {}. ", "Unexpected key(s) in state_dict: {}. ")',
+        example: 'RuntimeError: Error(s) in loading state_dict for VisionTransformer:',
+      },
+      {
+        // PyTorch 2.6 made weights_only=True the default of torch.load: a checkpoint that pickles
+        // a class needs weights_only=False or the class allowlisted, a change to the load call.
+        category: 'config',
+        summary: "torch.load refused the checkpoint: it pickles objects the weights-only loader does not allow (PyTorch 2.6's default)",
+        says: /Weights only load failed|WeightsUnpickler error: Unsupported global/,
+        source: 'pytorch/pytorch torch/serialization.py (_get_wo_message: "Weights only load failed. …"), torch/_weights_only_unpickler.py ("Unsupported global: GLOBAL %s was not an allowed global by default")',
+        example: '_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options',
+      },
+      {
+        category: 'config',
+        summary: 'DistributedDataParallel found parameters that got no gradient (the model needs find_unused_parameters=True, or every output in the loss)',
+        says: /Expected to have finished reduction in the prior iteration before starting a new one/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/reducer.cpp (Reducer::ensure_prior_reduction_finished: "Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss.")',
+        example: 'RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss.',
+      },
+      {
+        category: 'config',
+        summary: "The adapter's target modules are not in the model (PEFT/LoRA target_modules names layers the model does not have)",
+        says: /Target modules \S[^\n]{0,300}? not found in the base model/,
+        source: 'huggingface/peft src/peft/tuners/tuners_utils.py (inject_adapter: "Target modules {} not found in the base model. Please check the target modules and try again.")',
+        example: "ValueError: Target modules {'q_proj', 'v_proj'} not found in the base model. Please check the target modules and try again.",
+      },
+      {
+        // A path the code reads from a setting or an environment variable that is not set: the
+        // setting is None when os.path.join or open gets it.
+        category: 'config',
+        summary: 'A path the code needs is not set (None where a file name was expected: an unset setting or environment variable)',
+        says: /expected str, bytes or os\.PathLike object, not NoneType/,
+        source: 'python/cpython Modules/posixmodule.c (path_converter / PyOS_FSPath: "expected str, bytes or os.PathLike object, not %.200s")',
+        example: 'TypeError: expected str, bytes or os.PathLike object, not NoneType',
+      },
+      {
+        category: 'config',
+        secondary: true,
+        summary: "nnU-Net's path environment variables are not set (nnUNet_raw, nnUNet_preprocessed, nnUNet_results)",
+        says: /(?:nnUNet_raw(?:_data_base)?|nnUNet_preprocessed|nnUNet_results|RESULTS_FOLDER) is not defined and nnU-Net/,
+        source: 'MIC-DKFZ/nnUNet nnunetv2/paths.py and v1 nnunet/paths.py ("nnUNet_raw is not defined and nnU-Net can only be used on data for which preprocessed files are already present on your system. …", "RESULTS_FOLDER is not defined and nnU-Net cannot be used for training or inference.")',
+        example: 'nnUNet_preprocessed is not defined and nnU-Net can not be used for preprocessing or training. If this is not intended, please read documentation/setting_up_paths.md for information on how to set this up.',
       },
     ],
   },

@@ -60,6 +60,14 @@ const CASES: Record<string, Row[]> = {
     { line: line('nccl'), evidence: [item('detail', 'config')], category: 'nccl' },
     { line: { ...line('nccl'), kind: 'report' }, evidence: [item('detail', 'config', { recognised: false })], category: 'nccl' },
   ],
+  'the cause a crash states': [
+    // A failed CHECK that quotes `No such file or directory`: the missing file, not the abort.
+    { line: line('crash'), evidence: [item('detail', 'data-path')], category: 'data-path' },
+    // NCCL named on a crash line (`terminate called … c10::DistBackendError`) is a report: the crash stands here.
+    { line: line('crash'), evidence: [item('detail', 'nccl')], category: 'crash' },
+    // Only over a crash: another line keeps its kind.
+    { line: line('cuda'), evidence: [item('detail', 'permission')], category: 'cuda' },
+  ],
   'the error line': [
     { line: line('permission'), evidence: [item('chain', 'data-path')], category: 'permission' },
     { line: line('image-pull'), hints: { exitCode: 137, events: [{ reason: 'FailedScheduling' }] }, category: 'image-pull', decidedBy: 'log' },
