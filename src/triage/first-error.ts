@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { lastRedraw, stripAnsi } from './escape.js';
-import { splitPrefix } from './line-prefix.js';
+import { NO_PREFIX_WRITER, splitPrefix } from './line-prefix.js';
 import { LayerVote } from './layer-words.js';
 import { learntEvidence, learntScoringModel, strongestLine, WordBag } from './learnt-words.js';
 import { KEY_BEGIN, KEY_END } from './redact.js';
@@ -662,7 +662,9 @@ export class FirstErrorScanner {
     for (const after of best.after) {
       if (after.secret) continue;
       const { writer, rest } = splitPrefix(stripAnsi(after.text));
-      const detail = writer === best.writer ? classifyLine(rest) : null;
+      // A line with no writer of its own is often the head of a message whose next lines a
+      // launcher prefixed (`DistBackendError …` then `[rank0]: Last error:`): those count too.
+      const detail = writer === best.writer || best.writer === NO_PREFIX_WRITER ? classifyLine(rest) : null;
       if (detail && detail.tier >= TIER.recognised) items.push(evidenceItem('detail', detail, after.lineNumber));
     }
     items.push(...best.chain);

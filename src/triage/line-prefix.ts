@@ -28,7 +28,8 @@ export interface SplitLine {
 /** Every prefix above holds one of these characters: a line without any has none (most lines). */
 const PREFIX_CHARACTER = /[:\])>]/;
 
-const NO_PREFIX_WRITER = '//';
+/** The writer of a line with no rank, pod or container prefix. */
+export const NO_PREFIX_WRITER = '//';
 
 export function splitPrefix(line: string): SplitLine {
   if (!PREFIX_CHARACTER.test(line)) return { writer: NO_PREFIX_WRITER, source: {}, rest: line };

@@ -7,7 +7,7 @@ import { splitPrefix } from './line-prefix.js';
 import { givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
-import { announcesDetail, droppedForItsLevel } from './signatures.js';
+import { announcesDetail, classifyLine, droppedForItsLevel } from './signatures.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
@@ -38,6 +38,34 @@ function shownError(shown: RawLine, around: readonly RawLine[], source: LogSourc
     context: context.map((l) => showLine(l, byteMode, CONTEXT_LINE_MAX_CHARS)),
     contextStartLine: context[0].lineNumber,
   };
+}
+
+/**
+ * When Kubernetes' record of how the container ended decided (a termination reason) over a
+ * lesser line of another kind, the line just after it that states that record in words: a
+ * pasted description's `State: Waiting / Reason: CrashLoopBackOff` comes before its
+ * `Last State: Terminated / Reason: OOMKilled`, and the second says what happened.
+ */
+function statedFact(best: Candidate, decision: Decision): RawLine | undefined {
+  if (decision.decidedBy !== 'termination-reason' || best.classification.tier > TIER.secondary || best.classification.category === decision.category) return undefined;
+  return best.after.find((l) => !l.secret && classifyLine(splitPrefix(l.text).rest)?.category === decision.category);
+}
+
+/** PyTorch's `Last error:` header under an NCCL error (NCCLUtils.hpp getNcclErrorDetailStr). */
+const LAST_ERROR = /^\s*Last error:\s*$/;
+
+/**
+ * Under an NCCL error, the line after its `Last error:` header when that line decided the
+ * category or names the same kind: NCCL's error code (`internal error`, `unhandled system
+ * error`) says which kind of call failed, its last error says what (`Connection closed by
+ * remote peer`, the /dev/shm segment it could not create).
+ */
+function ncclLastError(best: Candidate, decision: Decision): RawLine | undefined {
+  if (best.classification.category !== 'nccl') return undefined;
+  const header = best.after.find((l) => LAST_ERROR.test(splitPrefix(l.text).rest));
+  if (!header) return undefined;
+  const detail = decision.evidence.find((e) => e.role === 'detail' && e.lineNumber !== undefined && e.lineNumber > header.lineNumber && (e === decision.evidence[0] || e.category === 'nccl'));
+  return detail && best.after.find((l) => l.lineNumber === detail.lineNumber);
 }
 
 /**
@@ -80,7 +108,7 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
         : undefined;
-    const shown = (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || firstSaid(best);
+    const shown = (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || firstSaid(best);
     return inContext(best, shown);
   }
   // No line was recognised and the guess decided: the line it rests on is the one to read.

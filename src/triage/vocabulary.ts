@@ -123,7 +123,10 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'image-pull',
-        summary: 'The kubelet backs off pulling the image',
+        // Says only that earlier pulls failed: the Failed event beside it says why (a 429, a
+        // missing tag), so it counts as a secondary error and gives way to that one.
+        secondary: true,
+        summary: 'The kubelet backs off pulling the image (an earlier pull failed)',
         says: /Back-off pulling image/,
         source: 'kubernetes/kubernetes pkg/kubelet/images/image_manager.go ("Back-off pulling image %q")',
         example: '  Normal   BackOff    9s (x4 over 94s)    kubelet            Back-off pulling image "registry.example.com/team/train:1.2"',
@@ -163,6 +166,14 @@ export const VOCABULARY: readonly Software[] = [
         source: 'ray-project/ray python/ray/serve/_private/deployment_state.py (logger.warning "Deployment \'%s\' in application \'%s\' %d replicas that have taken more than %ss to be scheduled. This may be due to waiting for the cluster to auto-scale…"), python/ray/autoscaler/_private/resource_demand_scheduler.py ("The autoscaler could not find a node type to satisfy the request: %s")',
         example: "Deployment 'VLLMDeployment' in application 'ray-llm' 1 replicas that have taken more than 30s to be scheduled. This may be due to waiting for the cluster to auto-scale or for a runtime environment to be installed.",
         evenInNoise: 'to be scheduled',
+      },
+      {
+        category: 'scheduling',
+        summary: 'The cluster autoscaler will not add a node for the pod (a node group is at its limit, or no group fits the pod)',
+        says: /pod didn't trigger scale-up\b/,
+        source: 'kubernetes/autoscaler cluster-autoscaler/processors/status/eventing_scale_up_processor.go (event NotTriggerScaleUp "pod didn\'t trigger scale-up: %s", earlier "pod didn\'t trigger scale-up (it wouldn\'t fit if a new node is added)")',
+        example: "  Normal   NotTriggerScaleUp  2m  cluster-autoscaler  pod didn't trigger scale-up: 1 max node group size reached, 3 node(s) didn't match Pod's node affinity/selector",
+        evenInNoise: 'trigger scale-up',
       },
     ],
   },
@@ -217,6 +228,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /invalid reference format|repository name (?:\(\S{1,300}\) )?must be lowercase/,
         source: 'distribution/reference reference.go (ErrReferenceInvalidFormat "invalid reference format", ErrNameContainsUppercase "repository name must be lowercase"), normalize.go',
         example: 'docker: invalid reference format: repository name must be lowercase.',
+      },
+      {
+        category: 'image-pull',
+        summary: 'CRI-O refused a short image name that more than one registry could serve (short-name mode enforcing): the image needs its registry',
+        says: /short name mode is enforcing, but image name \S{1,300} returns ambiguous list/,
+        source: 'containers/image pkg/shortnames/shortnames.go ("short name mode is enforcing, but image name %s returns ambiguous list"), read by CRI-O and Podman',
+        example: 'Failed to inspect image "": rpc error: code = Unknown desc = short name mode is enforcing, but image name synology/synology-csi:v1.2.0 returns ambiguous list',
       },
       {
         category: 'image-pull',
@@ -305,9 +323,18 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Ray',
     entries: [
       {
-        category: 'eviction',
-        transient: true,
-        summary: 'Ray lost a node (it stopped answering heartbeats)',
+        category: 'scheduling',
+        summary: "vLLM's Ray placement group waits for GPUs the cluster cannot give it yet",
+        says: /The number of required GPUs exceeds the total number of available GPUs in the placement group|Waiting for creating a placement group of specs for \d{1,6} seconds/,
+        source: 'vllm-project/vllm vllm/executor/ray_utils.py (_verify_bundles / _wait_until_pg_ready: "The number of required GPUs exceeds the total number of available GPUs in the placement group.", "Waiting for creating a placement group of specs for %d seconds. specs=%s. Check `ray status` to see if you have enough resources")',
+        example: 'WARNING 04-01 02:45:50 ray_utils.py:320] The number of required GPUs exceeds the total number of available GPUs in the placement group.',
+        evenInNoise: 'placement group',
+      },
+      {
+        // A connect failure between the job's nodes, by the labelling rule (Ray's GCS is like a
+        // rendezvous): the network between them, or a node too busy to answer. Not an eviction.
+        category: 'nccl',
+        summary: 'Ray lost contact with a node (it missed heartbeats: the network between the nodes, or a node too busy to answer)',
         says: /has been marked dead because the detector has missed too many heartbeats/,
         source: 'ray-project/ray src/ray/gcs/gcs_server/gcs_node_manager.cc ("The node with node id: %s … has been marked dead because the detector has missed too many heartbeats from it")',
         example: '2023-03-03 05:15:30,774 WARNING worker.py:1866 -- The node with node id: 9426f445 and address: 10.130.0.113 and node name: 10.130.0.113 has been marked dead because the detector has missed too many heartbeats from it.',
@@ -361,6 +388,14 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'GPU memory allocators',
     entries: [
+      {
+        category: 'gpu-oom',
+        summary: 'The Spark RAPIDS plugin ran out of GPU memory (its retry framework gave up)',
+        says: /com\.nvidia\.spark\.rapids\.jni\.(?:GpuRetryOOM|GpuSplitAndRetryOOM|RetryOOM|SplitAndRetryOOM)\b/,
+        source: 'NVIDIA/spark-rapids-jni src/main/java/com/nvidia/spark/rapids/jni/GpuRetryOOM.java, GpuSplitAndRetryOOM.java (earlier RetryOOM.java, SplitAndRetryOOM.java: "GPU OutOfMemory"), thrown by the plugin\'s RmmRapidsRetryIterator; Spark logs the lost task at WARN',
+        example: 'WARN  o.a.spark.scheduler.TaskSetManager - Lost task 3.2 in stage 23.0 (TID 580) (10.0.0.12 executor 0): com.nvidia.spark.rapids.jni.RetryOOM: GPU OutOfMemory',
+        evenInNoise: 'RetryOOM',
+      },
       {
         category: 'gpu-oom',
         summary: "PyTorch's CUDA caching allocator ran out of GPU memory",
@@ -770,6 +805,27 @@ export const VOCABULARY: readonly Software[] = [
         example: 'node-0:51:51 [0] bootstrap.cc:41 NCCL WARN NET/Socket : No usable listening interface found',
       },
       {
+        // NCCL's SYSCHECK names the system call and its strerror: a refused /dev/shm (another
+        // user's segment, a read-only mount) is access, not memory.
+        category: 'permission',
+        beforeCascades: true,
+        summary: 'NCCL was refused access to a system resource it opens (often /dev/shm or its segments)',
+        says: /NCCL WARN Call to \w{1,40} failed : Permission denied/,
+        source: 'NVIDIA/nccl src/include/checks.h (SYSCHECKVAL: WARN("Call to " name " failed : %s", strerror(errno))), src/include/shm.h and src/misc/shmutils.cc (shm_open, ftruncate, mmap of /dev/shm)',
+        example: 'node08:27106:27302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied',
+        evenInNoise: 'Permission denied',
+      },
+      {
+        // The queue pair's move to ready-to-receive needs the peer's address and a working RDMA
+        // path: a failure is the network between the ranks.
+        category: 'nccl',
+        beforeCascades: true,
+        summary: 'An RDMA connection between ranks could not be set up (the InfiniBand or RoCE path to the peer)',
+        says: /Failed to modify QP to (?:INIT|RTR|RTS)\b/,
+        source: 'linux-rdma/rdma-core libibverbs/man/ibv_modify_qp.3 (the queue pair\'s states RESET, INIT, RTR, RTS), libibverbs/examples/rc_pingpong.c ("Failed to modify QP to RTR"), the wording of RDMA transports built on it',
+        example: 'Failed to modify QP to RTR: Connection timed out',
+      },
+      {
         category: 'nccl',
         summary: 'NCCL failed (a system call, the network or a remote rank)',
         says: /unhandled system error|remote process exited or there was a network error|internal error - please report this issue to the NCCL developers/,
@@ -833,8 +889,8 @@ export const VOCABULARY: readonly Software[] = [
         summary: 'The launcher could not reach another node of the job',
         // The launchers (mpirun, the MPI Operator's launcher, DeepSpeed's pdsh, Horovod) reach the
         // other workers over ssh: a name it cannot resolve is a node of the job, not a data source.
-        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: |ssh: Could not resolve hostname \S{1,300}: /,
-        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s"), ssh.c ("ssh: Could not resolve hostname %s: %s")',
+        says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: |ssh: Could not resolve hostname \S{1,300}: |was not reachable via ssh/,
+        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s"), ssh.c ("ssh: Could not resolve hostname %s: %s"); microsoft/DeepSpeed deepspeed/launcher/runner.py ("Using hostfile at %s but host=%s was not reachable via ssh.")',
         example: 'ssh: connect to host 192.168.0.119 port 12345: Connection refused',
       },
       {
@@ -907,6 +963,16 @@ export const VOCABULARY: readonly Software[] = [
         says: /operator \w{1,100}::\w{1,200} does not exist/,
         source: 'pytorch/pytorch torch/csrc/utils/python_dispatch.cpp (_dispatch_has_kernel_for_dispatch_key: TORCH_CHECK(op, "operator ", name, " does not exist")), reached through torch.library when torchvision registers its meta kernels',
         example: 'RuntimeError: operator torchvision::nms does not exist',
+      },
+      {
+        // The JVM's undefined symbol: a native method the jar calls is not in the library it
+        // loaded (jars of different versions), or the library or one it needs is missing.
+        category: 'import',
+        summary: "A native library a Java program loads is missing or does not match its jar (Spark RAPIDS, cuDF's JNI)",
+        says: /java\.lang\.UnsatisfiedLinkError\b/,
+        source: 'openjdk/jdk src/java.base/share/classes/java/lang/UnsatisfiedLinkError.java ("Thrown if the Java Virtual Machine cannot find an appropriate native-language definition of a method declared native"), thrown by System.load and ClassLoader.loadLibrary',
+        example: 'java.lang.UnsatisfiedLinkError: com.nvidia.spark.rapids.jni.ParquetFooter.readAndFilter(JJJJ[Ljava/lang/String;[I[IIZ)J',
+        evenInNoise: 'UnsatisfiedLinkError',
       },
       {
         category: 'import',
@@ -1021,6 +1087,15 @@ export const VOCABULARY: readonly Software[] = [
         says: /: command not found|: cannot execute: required file not found|: bad interpreter|cannot execute binary file|executable file not found in \$PATH/,
         source: 'bminor/bash execute_cmd.c ("command not found", "cannot execute: required file not found", "bad interpreter", "cannot execute binary file"); Go os/exec ErrNotFound ("executable file not found in $PATH") as runc reports it',
         example: '/entrypoint.sh: line 12: torchrun: command not found',
+      },
+      {
+        // A script's `#!/usr/bin/env bash` names an interpreter env cannot find: saved with CRLF
+        // line ends (`bash\r`), a trailing space, or an interpreter the image lacks.
+        category: 'config',
+        summary: "The script's #! line names an interpreter that env cannot find (often a Windows line end: bash\\r)",
+        says: /\benv: ['\u2018"][^'\u2019"\n]{1,100}['\u2019"]: No such file or directory/,
+        source: 'coreutils/coreutils src/env.c (execvp failure: error (0, errno, "%s", quote (argv[optind])), printed as "env: \u2018bash\\r\u2019: No such file or directory", in curly quotes under a UTF-8 locale); busybox coreutils/env.c (bb_perror_msg("can\'t execute \'%s\'"))',
+        example: "/usr/bin/env: 'bash\r': No such file or directory",
       },
       {
         category: 'config',
@@ -1298,6 +1373,14 @@ export const VOCABULARY: readonly Software[] = [
     software: 'TensorRT and ONNX Runtime',
     entries: [
       {
+        // The engine was built for tp × pp ranks and the runner was started with another count.
+        category: 'config',
+        summary: 'TensorRT-LLM was started with another number of MPI ranks than its engine was built for (tensor × pipeline parallel)',
+        says: /Assertion failed: mpiSize == tp \* pp\b/,
+        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/runtime/worldConfig.cpp (WorldConfig::mpi: TLLM_CHECK(mpiSize == tp * pp), printed "[TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp")',
+        example: 'RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:99)',
+      },
+      {
         // The builder reports a device allocation it could not make (its workspace, a tactic's
         // scratch) under its OutOfMemory error code; the CUDA runtime's "out of memory" through
         // TensorRT's allocator is the same want of GPU memory.
@@ -1333,8 +1416,16 @@ export const VOCABULARY: readonly Software[] = [
     ],
   },
   {
-    software: 'Model servers (Text Generation Inference)',
+    software: 'Model servers (Text Generation Inference, Triton)',
     entries: [
+      {
+        // Says only that the stub is restarted: its own log (a crash, memory, a slow model) says why.
+        category: 'other',
+        summary: "Triton's Python backend stub stopped answering and is restarted (the stub's own log says why)",
+        says: /Stub process is unhealthy and it will be restarted/,
+        source: 'triton-inference-server/python_backend src/python_be.cc (LOG_MESSAGE(TRITONSERVER_LOG_ERROR, "Stub process is unhealthy and it will be restarted."))',
+        example: 'E1025 09:40:38.075506 9121 python_be.cc:2066] Stub process is unhealthy and it will be restarted.',
+      },
       {
         category: 'cuda',
         summary: "TGI could not load its flash-attention kernels, which this model needs (a GPU older than Ampere, or an image built without them)",
@@ -1379,6 +1470,13 @@ export const VOCABULARY: readonly Software[] = [
         says: /Weights only load failed|WeightsUnpickler error: Unsupported global/,
         source: 'pytorch/pytorch torch/serialization.py (_get_wo_message: "Weights only load failed. …"), torch/_weights_only_unpickler.py ("Unsupported global: GLOBAL %s was not an allowed global by default")',
         example: '_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options',
+      },
+      {
+        category: 'config',
+        summary: 'The code uses torch.distributed without starting it (init_process_group was not called, or the launcher did not set its variables)',
+        says: /Default process group has not been initialized, please make sure to call init_process_group/,
+        source: 'pytorch/pytorch torch/distributed/distributed_c10d.py (_get_default_group: "Default process group has not been initialized, please make sure to call init_process_group.")',
+        example: 'ValueError: Default process group has not been initialized, please make sure to call init_process_group.',
       },
       {
         category: 'config',

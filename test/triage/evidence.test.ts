@@ -23,7 +23,7 @@ describe('evidence within one line', () => {
 });
 
 describe('evidence from the lines after the chosen one', () => {
-  it('lets a recognised detail of the same writer outrank the NCCL line that reports it', () => {
+  it("lets a recognised detail of the same writer outrank the NCCL line that reports it, and shows NCCL's last error as the line", () => {
     const r = triageText(
       [
         '[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error',
@@ -32,11 +32,32 @@ describe('evidence from the lines after the chosen one', () => {
         "[rank3]: misc/shmutils.cc:72 NCCL WARN Error: unable to allocate shared memory",
       ].join('\n'),
     );
-    expect(r.firstError?.lineNumber).toBe(1);
+    expect(r.firstError?.lineNumber).toBe(4);
     expect(r.category).toBe('host-oom');
     expect(r.evidence[0]).toMatchObject({ role: 'detail', lineNumber: 4 });
   });
 
+  it('reads the prefixed lines after an unprefixed NCCL error as its own (a launcher prefixed only the continuation)', () => {
+    const r = triageText(
+      [
+        'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5',
+        '[rank0]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+        '[rank0]: Last error:',
+        '[rank0]: Error while creating shared memory segment /dev/shm/nccl-eQz2sT (size 5767520)',
+      ].join('\n'),
+    );
+    expect([r.category, r.firstError?.lineNumber]).toEqual(['host-oom', 4]);
+  });
+
+  it("keeps another writer's lines apart from a prefixed error", () => {
+    const r = triageText(
+      [
+        '[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error',
+        '[rank0]: Error while creating shared memory segment /dev/shm/nccl-eQz2sT (size 5767520)',
+      ].join('\n'),
+    );
+    expect(r.evidence.filter((e) => e.role === 'detail')).toEqual([]);
+  });
 });
 
 describe('a line that only reports', () => {
