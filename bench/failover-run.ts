@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -103,6 +103,8 @@ const OPS_CHANNEL = 'C0OPS';
 const PROJECT = 'ha';
 const NAMESPACE = `runai-${PROJECT}`;
 const READY_WAIT_MS = 60_000;
+/** Starts of one replica before a taken ops port counts as a failure. */
+const PORT_ATTEMPTS = 3;
 
 /** Why the failover run's PostgreSQL cannot be used, or undefined when it can. */
 export const postgresUnavailable = (url = FAILOVER_DATABASE_URL): Promise<string | undefined> => probe(url);
@@ -171,7 +173,6 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   let failingCount = 0;
   try {
     for (const name of ['bot-a', 'bot-b']) {
-      const opsPort = await freePort();
       let ownKubeconfig = kubeconfig;
       if (fault === 'cut-api') {
         const link = await startTcpCut(Number(new URL(kube.url).port));
@@ -189,13 +190,25 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
         POD_NAME: name,
         POD_NAMESPACE: LEASE_NAMESPACE,
       };
-      // One config but for ops.port: both replicas run on this host.
-      const own = join(dir, `${name}.yml`);
-      writeFileSync(own, YAML.stringify({ ...config, ops: { port: opsPort } }));
-      const replica = new Replica(name, options.cli, own, env, join(dir, `${name}.log`), opsPort);
-      replicas.push(replica);
-      replica.start();
-      if (!(await replica.waitReady(READY_WAIT_MS))) throw new Error(`${name} did not become ready within ${READY_WAIT_MS / 1000} s; see ${replica.logPath}`);
+      // One config but for ops.port: both replicas run on this host. A port free when asked may
+      // be taken before the replica binds it (other tests' listeners and outgoing connections
+      // share the ephemeral range): a replica that exits on EADDRINUSE is started again on another.
+      for (let attempt = 1; ; attempt++) {
+        const opsPort = await freePort();
+        const own = join(dir, `${name}.yml`);
+        writeFileSync(own, YAML.stringify({ ...config, ops: { port: opsPort } }));
+        const replica = new Replica(name, options.cli, own, env, join(dir, `${name}.log`), opsPort);
+        replica.start();
+        if (await replica.waitReady(READY_WAIT_MS)) {
+          replicas.push(replica);
+          break;
+        }
+        const portTaken = replica.exitedByItself() && readFileSync(replica.logPath, 'utf8').includes('EADDRINUSE');
+        if (!portTaken || attempt === PORT_ATTEMPTS) {
+          replicas.push(replica);
+          throw new Error(`${name} did not become ready within ${READY_WAIT_MS / 1000} s; see ${replica.logPath}`);
+        }
+      }
     }
     const leaders = await Promise.all(replicas.map((r) => r.leading()));
     const leaderAt = leaders.indexOf(true);
@@ -394,9 +407,11 @@ class Replica {
     return (await this.readyz())?.body.leader === true;
   }
 
+  /** Whether the replica answers ready within the time; false at once if it exits first. */
   async waitReady(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      if (this.exitedByItself()) return false;
       if ((await this.readyz())?.status === 200) return true;
       await sleep(250);
     }
