@@ -181,6 +181,20 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Kubernetes admission',
     entries: [
       {
+        category: 'config',
+        summary: 'The pod claims a device whose DRA driver does not run on the node (the driver is not deployed there, or not yet registered)',
+        says: /DRA driver \S{1,253} is not registered/,
+        source: 'kubernetes/kubernetes pkg/kubelet/cm/dra/plugin/registration.go and manager.go (NewDRAPluginClient: "DRA driver %s is not registered")',
+        example: 'Warning  FailedPrepareDynamicResources  kubelet  Failed to prepare dynamic resources: DRA driver compute-domain.nvidia.com is not registered',
+      },
+      {
+        category: 'config',
+        summary: "The NVIDIA device plugin refused its own flags or config (MPS, time-slicing or MIG settings)",
+        says: /unable to validate flags: /,
+        source: 'NVIDIA/k8s-device-plugin cmd/nvidia-device-plugin/main.go (loadConfig: "unable to validate flags: %v"; "using MPS requires --mps-root to be specified")',
+        example: 'E0120 07:09:15.605081       1 main.go:132] error starting plugins: unable to load config: unable to validate flags: using MPS requires --mps-root to be specified',
+      },
+      {
         // Refused at admission, not waiting for room: the pod spec (or the namespace's policy)
         // must change before any pod is created, so it is not scheduling or quota.
         category: 'config',
@@ -546,6 +560,37 @@ export const VOCABULARY: readonly Software[] = [
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
       {
+        // NVML answered that the caller may not use the device: the container's user or its device
+        // nodes' modes, not the GPU.
+        category: 'permission',
+        summary: 'NVML refused the container access to the GPU (insufficient permissions on its device nodes)',
+        says: /nvml error: insufficient permissions|NVML_ERROR_NO_PERMISSION|Failed to initialize NVML: Insufficient Permissions/,
+        source: 'NVIDIA NVML API reference https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html (NVML_ERROR_NO_PERMISSION, nvmlErrorString "Insufficient Permissions"); NVIDIA/libnvidia-container src/nvc.c (errors as "nvml error: %s", lower-cased by nvidia-container-cli)',
+        example: 'nvidia-container-cli.real: initialization error: nvml error: insufficient permissions: unknown',
+      },
+      {
+        category: 'cuda',
+        summary: "The CUDA toolkit in the image is older than the GPU: it cannot compile for the GPU's architecture",
+        says: /nvcc fatal\s{0,8}: Unsupported gpu architecture 'compute_\d{2,3}a?'/,
+        source: 'NVIDIA CUDA Compiler Driver NVCC documentation https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/ (--gpu-architecture: each toolkit knows the compute_XY it was released with; nvcc fatal "Unsupported gpu architecture \'compute_XY\'")',
+        example: "nvcc fatal   : Unsupported gpu architecture 'compute_120'",
+      },
+      {
+        // cudaErrorSystemNotReady: on NVSwitch systems the fabric manager has not started.
+        category: 'cuda',
+        summary: "The GPU system is not ready for CUDA work (on NVSwitch machines: the fabric manager is not running)",
+        says: /system not yet initialized|cudaErrorSystemNotReady\b|CUDA_ERROR_SYSTEM_NOT_READY\b/,
+        source: `${CUDA_RUNTIME_DOC} (cudaErrorSystemNotReady "system not yet initialized": "the system is not yet ready to start any CUDA work … make sure that the fabric manager is running")`,
+        example: 'what():  Error (gpu_burn-drv.cpp:298): system not yet initialized',
+      },
+      {
+        category: 'cuda',
+        summary: 'The GPU is too old for the quantisation kernels the model needs (its compute capability is below their minimum)',
+        says: /is not supported for (?:', ')?the current GPU\. Min(?:imum)? capability: \d{2,3}/,
+        source: 'vllm-project/vllm vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py (_check_scheme_supported: "Quantization scheme is not supported for the current GPU. Min capability: {}. Current capability: {}."), vllm/model_executor/layers/quantization/*.py ("The quantization method {} is not supported for the current GPU. Minimum capability: {}. Current capability: {}.")',
+        example: 'ValueError: The quantization method awq_marlin is not supported for the current GPU. Minimum capability: 80. Current capability: 70.',
+      },
+      {
         // The GPU is fine: the command asks for device N while the container sees fewer GPUs
         // (CUDA_VISIBLE_DEVICES, a hard-coded cuda:1, more ranks per node than GPUs).
         category: 'config',
@@ -656,7 +701,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'cuda',
         summary: "The container's CUDA needs a newer driver than the node has",
-        says: /nvidia-container-cli(?:\.real)?: (?:requirement|initialization|mount|detection) error/,
+        // NVML's refusal is a permission (its own entry), not the driver.
+        says: /nvidia-container-cli(?:\.real)?: (?:requirement|initialization|mount|detection) error(?!: nvml error: insufficient permissions)/,
         source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s", as the OCI prestart hook reports it: "unsatisfied condition: cuda>=%s, please update your driver to a newer version, or use an earlier cuda container")',
         example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as \'legacy\' nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.5, please update your driver to a newer version, or use an earlier cuda container: unknown',
       },
@@ -1419,6 +1465,41 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Model servers (Text Generation Inference, Triton)',
     entries: [
       {
+        category: 'cuda',
+        summary: "TensorRT-LLM's FP8 attention needs a context FMHA kernel this GPU or build does not have",
+        says: /FP8 FMHA cannot be enabled because Context FMHA is not supported/,
+        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/common/attentionOp.cpp (TLLM_CHECK_WITH_INFO(…, "FP8 FMHA cannot be enabled because Context FMHA is not supported."))',
+        example: 'what():  [TensorRT-LLM][ERROR] Assertion failed: FP8 FMHA cannot be enabled because Context FMHA is not supported. (../tensorrt_llm/common/attentionOp.cpp:2408)',
+      },
+      {
+        category: 'import',
+        summary: "vLLM's NIXL connector (disaggregated serving's KV transfer) is not installed in the image",
+        says: /NIXL is not available/,
+        source: 'vllm-project/vllm vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py (raise RuntimeError("NIXL is not available") when `import nixl` failed)',
+        example: 'RuntimeError: NIXL is not available',
+      },
+      {
+        category: 'config',
+        summary: "vLLM was asked for a longer context than the model supports (max_model_len above the model's maximum)",
+        says: /User-specified max_model_len \(\d{1,9}\) is greater than the derived max_model_len/,
+        source: 'vllm-project/vllm vllm/config.py (_get_and_verify_max_len: "User-specified max_model_len ({}) is greater than the derived max_model_len ({}={} or model_max_length={} in model\'s config.json).")',
+        example: 'Value error, User-specified max_model_len (131072) is greater than the derived max_model_len (max_position_embeddings=32768.0 or model_max_length=None in model\'s config.json).',
+      },
+      {
+        category: 'config',
+        summary: 'The model has no chat template and none was given (--chat-template)',
+        says: /ChatTemplateResolutionError|default chat template is no longer allowed/,
+        source: 'vllm-project/vllm vllm/entrypoints/chat_utils.py (ChatTemplateResolutionError); huggingface/transformers src/transformers/tokenization_utils_base.py ("As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one.")',
+        example: 'vllm.entrypoints.chat_utils.ChatTemplateResolutionError: As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one.',
+      },
+      {
+        category: 'gpu-oom',
+        summary: "The model server ran out of GPU memory for a batch or for its KV cache (SGLang's prefill or decode, TensorRT-LLM's executor)",
+        says: /\b(?:Prefill|Decode) out of memory\b|Executor creation failed due to insufficient GPU memory/,
+        source: 'sgl-project/sglang python/sglang/srt/managers/scheduler.py ("Prefill out of memory. Try to lower your batch size.", "Decode out of memory happened"); NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor_creator.py ("Executor creation failed due to insufficient GPU memory.")',
+        example: 'RuntimeError: Prefill out of memory. Try to lower your batch size.',
+      },
+      {
         // Says only that the stub is restarted: its own log (a crash, memory, a slow model) says why.
         category: 'other',
         summary: "Triton's Python backend stub stopped answering and is restarted (the stub's own log says why)",
@@ -1470,6 +1551,20 @@ export const VOCABULARY: readonly Software[] = [
         says: /Weights only load failed|WeightsUnpickler error: Unsupported global/,
         source: 'pytorch/pytorch torch/serialization.py (_get_wo_message: "Weights only load failed. …"), torch/_weights_only_unpickler.py ("Unsupported global: GLOBAL %s was not an allowed global by default")',
         example: '_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options',
+      },
+      {
+        category: 'config',
+        summary: 'An option was given a value it does not have (the message lists the values it takes)',
+        says: /is not a valid \w{1,80}, please select one of /,
+        source: 'huggingface/transformers src/transformers/utils/generic.py (ExplicitEnum._missing_: "{value} is not a valid {cls.__name__}, please select one of {…}"), behind TrainingArguments\' fsdp, lr_scheduler_type, save_strategy and other options',
+        example: "ValueError: fsdp2 is not a valid FSDPOption, please select one of ['full_shard', 'shard_grad_op', 'no_shard', 'hybrid_shard', 'offload', 'auto_wrap']",
+      },
+      {
+        category: 'config',
+        summary: 'The distributed checkpoint does not hold a parameter the model asks for (another model or another layout than it was saved with)',
+        says: /Missing key in checkpoint state_dict: /,
+        source: 'pytorch/pytorch torch/distributed/checkpoint/default_planner.py (create_default_local_load_plan: "Missing key in checkpoint state_dict: {fqn}.")',
+        example: 'RuntimeError: Missing key in checkpoint state_dict: model.layers.0.attention.wq.weight.',
       },
       {
         category: 'config',
