@@ -164,7 +164,6 @@ const SHELL_COMMAND = /^(?:[$#>]\s*|\w+@[\w.-]+:\S*[$#]\s*)?(?:kubectl|k|oc|helm
 /** A line logged at a level below warning: chatter, never an error (also kept out of learnt-words.ts's bag). */
 export const INFO_LEVEL = levelNear(60, /\b(?:INFO|DEBUG|TRACE|NOTICE)\b/g);
 
-/** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 /** The level filter proper: lines a program logged at info or warning level. */
 const LEVEL_NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /\bNCCL INFO\b/,
@@ -175,6 +174,7 @@ const LEVEL_NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   /level=(?:info|debug|warn)|"level"\s*:\s*"(?:info|debug|warn)/i,
 ];
 
+/** Lines that look like errors but are not: warnings, INFO chatter, retries, metrics. */
 export const NOISE: ReadonlyArray<{ test(text: string): boolean }> = [
   ...LEVEL_NOISE,
   /\b[A-Z]\w*Warning\b:|^\s*warnings\.warn\(/,
@@ -450,6 +450,7 @@ function gatedTest(pattern: { test(text: string): boolean }): GatedTest {
 const GATED_HERRINGS = RED_HERRINGS.map((h) => gatedTest(h.pattern));
 const GATED_NOISE = NOISE.map(gatedTest);
 const GATED_LEVEL_NOISE = GATED_NOISE.slice(0, LEVEL_NOISE.length);
+const GATED_OTHER_NOISE = GATED_NOISE.slice(LEVEL_NOISE.length);
 const GATED_SHELL_COMMAND = gatedTest(SHELL_COMMAND);
 const GATED_STATUS_ROW = gatedTest(STATUS_ROW);
 const GATED_EXCEPTION_LINE = gatedTest(EXCEPTION_LINE);
@@ -514,14 +515,19 @@ function matchSignature(text: string, possible: Possible): Classification | null
   return null;
 }
 
+/** A red herring, a shell command or a line of source code: whatever words it holds, never the error. */
+function neverAnError(text: string, possible: Possible): boolean {
+  if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return true;
+  return (text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text);
+}
+
 /**
  * Classifies one log line (its rank or timestamp prefix removed). Null for noise and for
  * lines that say nothing about an error.
  */
 export function classifyLine(text: string): Classification | null {
   const possible = LINE_GATE.scan(text);
-  if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return null;
-  if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
+  if (neverAnError(text, possible)) return null;
   // The level filter first: most prefiltered lines are noise, and only those need a rescue.
   if (runsAny(GATED_NOISE, text, possible) && !loggedAsWarning(text)) return null;
   const sig = matchSignature(text, possible);
@@ -544,10 +550,8 @@ export function classifyLine(text: string): Classification | null {
  */
 export function droppedForItsLevel(text: string): Classification | null {
   const possible = LINE_GATE.scan(text);
-  if (runsAny(GATED_HERRINGS, text, possible) || runs(GATED_SHELL_COMMAND, text, possible)) return null;
-  if ((text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text)) return null;
-  if (!runsAny(GATED_LEVEL_NOISE, text, possible) || loggedAsWarning(text)) return null;
-  if (GATED_NOISE.slice(LEVEL_NOISE.length).some((test) => runs(test, text, possible))) return null;
+  if (neverAnError(text, possible)) return null;
+  if (!runsAny(GATED_LEVEL_NOISE, text, possible) || loggedAsWarning(text) || runsAny(GATED_OTHER_NOISE, text, possible)) return null;
   const sig = matchSignature(text, possible);
   return sig && sig.tier >= TIER.recognised ? sig : null;
 }

@@ -1,7 +1,7 @@
 import { SAFE_RECOVERY } from '../lifecycle/states.js';
 import { adviceFor, categoryLabel } from './categories.js';
 import { decideCategory, type Decision } from './classify.js';
-import { cutLine } from './escape.js';
+import { cutLine, stripAnsi } from './escape.js';
 import { CONTEXT_AFTER, CONTEXT_BEFORE, FirstErrorScanner, type Candidate, type LineInContext, type RawLine, type ScanOutcome } from './first-error.js';
 import { splitPrefix } from './line-prefix.js';
 import { givesPlaceToDetail, TIER } from './precedence.js';
@@ -40,6 +40,12 @@ function shownError(shown: RawLine, around: readonly RawLine[], source: LogSourc
   };
 }
 
+/** A kept line without its rank or pod prefix and colours, as the scanner classified it. */
+const restOf = (line: RawLine): string => splitPrefix(stripAnsi(line.text)).rest;
+
+/** The kept line after the chosen one with this number. */
+const lineAfter = (best: Candidate, lineNumber: number | undefined): RawLine | undefined => best.after.find((l) => l.lineNumber === lineNumber);
+
 /**
  * When Kubernetes' record of how the container ended decided (a termination reason) over a
  * lesser line of another kind, the line just after it that states that record in words: a
@@ -48,7 +54,7 @@ function shownError(shown: RawLine, around: readonly RawLine[], source: LogSourc
  */
 function statedFact(best: Candidate, decision: Decision): RawLine | undefined {
   if (decision.decidedBy !== 'termination-reason' || best.classification.tier > TIER.secondary || best.classification.category === decision.category) return undefined;
-  return best.after.find((l) => !l.secret && classifyLine(splitPrefix(l.text).rest)?.category === decision.category);
+  return best.after.find((l) => !l.secret && classifyLine(restOf(l))?.category === decision.category);
 }
 
 /** PyTorch's `Last error:` header under an NCCL error (NCCLUtils.hpp getNcclErrorDetailStr). */
@@ -62,10 +68,10 @@ const LAST_ERROR = /^\s*Last error:\s*$/;
  */
 function ncclLastError(best: Candidate, decision: Decision): RawLine | undefined {
   if (best.classification.category !== 'nccl') return undefined;
-  const header = best.after.find((l) => LAST_ERROR.test(splitPrefix(l.text).rest));
+  const header = best.after.find((l) => LAST_ERROR.test(restOf(l)));
   if (!header) return undefined;
   const detail = decision.evidence.find((e) => e.role === 'detail' && e.lineNumber !== undefined && e.lineNumber > header.lineNumber && (e === decision.evidence[0] || e.category === 'nccl'));
-  return detail && best.after.find((l) => l.lineNumber === detail.lineNumber);
+  return detail && lineAfter(best, detail.lineNumber);
 }
 
 /**
@@ -78,8 +84,8 @@ function firstSaid(best: Candidate): RawLine {
   const chosen = best.classification;
   if (chosen.tier < TIER.recognised) return best.line;
   const same = (l: RawLine): boolean => {
-    const c = droppedForItsLevel(splitPrefix(l.text).rest);
-    return c !== null && c.category === chosen.category && c.summary === chosen.summary;
+    const c = l.secret ? null : droppedForItsLevel(restOf(l));
+    return c?.category === chosen.category && c.summary === chosen.summary;
   };
   return best.before.find(same) ?? best.line;
 }
@@ -108,7 +114,7 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
         : undefined;
-    const shown = (detail && best.after.find((l) => l.lineNumber === detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || firstSaid(best);
+    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || firstSaid(best);
     return inContext(best, shown);
   }
   // No line was recognised and the guess decided: the line it rests on is the one to read.
