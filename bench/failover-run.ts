@@ -190,9 +190,9 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
         POD_NAME: name,
         POD_NAMESPACE: LEASE_NAMESPACE,
       };
-      // One config but for ops.port: both replicas run on this host. A port free when asked may
-      // be taken before the replica binds it (other tests' listeners and outgoing connections
-      // share the ephemeral range): a replica that exits on EADDRINUSE is started again on another.
+      // One config but for ops.port: both replicas run on this host. freePort chooses below the
+      // ephemeral range, but another process may still take the port before the replica binds
+      // it: a replica that exits on EADDRINUSE is started again on another.
       for (let attempt = 1; ; attempt++) {
         const opsPort = await freePort();
         const own = join(dir, `${name}.yml`);
