@@ -181,6 +181,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Kubernetes admission',
     entries: [
       {
+        // Scheduled, then refused by the node's kubelet: its own count of what runs there left
+        // too little (a race with pods the scheduler had not seen). Placing it again is the fix.
+        category: 'scheduling',
+        summary: "The node's kubelet refused the pod after it was scheduled: too little of a resource was left on the node",
+        says: /Node didn't have enough resource: [\w./-]{1,253}/,
+        source: 'kubernetes/kubernetes pkg/kubelet/lifecycle/predicate.go (InsufficientResourceError: "Node didn\'t have enough resource: %s, requested: %d, used: %d, capacity: %d", reason "OutOf" + the resource; pkg/kubelet/kubelet.go rejectPod: "Pod was rejected: " + message)',
+        example: "Message:          Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 8, capacity: 8",
+      },
+      {
         category: 'config',
         summary: 'The pod claims a device whose DRA driver does not run on the node (the driver is not deployed there, or not yet registered)',
         says: /DRA driver \S{1,253} is not registered/,

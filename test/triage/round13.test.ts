@@ -16,6 +16,16 @@ const CASES: Record<string, LogCase> = {
     line: 2,
     category: 'crash',
   },
+  "the kubelet's refusal after scheduling names the resource, not just the pod's Failed status": {
+    log: [
+      'Status:           Failed',
+      'Reason:           OutOfnvidia.com/gpu',
+      "Message:          Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 8, capacity: 8",
+    ],
+    line: 3,
+    category: 'scheduling',
+    transient: true,
+  },
 };
 
 describe('round 13: the first run on new logs', () => {
