@@ -60,7 +60,7 @@ export const CATEGORIES: Readonly<Record<Category, { label: string; transient: b
   'volume-mount': {
     label: 'Volume mount failed',
     transient: false,
-    change: 'Change the data source: check that the volume or claim exists and is bound.',
+    change: 'Change the data source: check that the volume or claim exists, is bound and has room left.',
   },
   crash: {
     label: 'Crash (segfault or abort)',

@@ -148,7 +148,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'scheduling',
         summary: 'The queue has no quota left for the workload (it waits for quota)',
-        says: /couldn't assign flavors to pod set|insufficient unused quota for \S{1,253} in flavor|is inadmissible/,
+        // couldn''t: how a YAML single-quoted string (kubectl get -o yaml) writes the apostrophe.
+        says: /couldn''?t assign flavors to pod set|insufficient unused quota for \S{1,253} in flavor|is inadmissible/,
         source: 'kubernetes-sigs/kueue pkg/scheduler/flavorassigner/flavorassigner.go ("couldn\'t assign flavors to pod set %s", "insufficient unused quota for %s in flavor %s, %s more needed")',
         example: "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 8 more needed",
       },
@@ -224,6 +225,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Volume mounts',
     entries: [
+      {
+        // Saving into a volume that is full: the storage layer, as labelled in the corpus; the
+        // volume needs room (or a larger claim), not another try.
+        category: 'volume-mount',
+        summary: 'PyTorch could not write the checkpoint file (the disk or volume is usually full)',
+        says: /PytorchStreamWriter failed writing file \S{1,300}: file write failed/,
+        source: 'pytorch/pytorch caffe2/serialize/inline_container.cc (PyTorchStreamWriter::writeRecord and its writer: "PytorchStreamWriter failed writing file ", then "file write failed")',
+        example: 'RuntimeError: [enforce fail at inline_container.cc:471] . PytorchStreamWriter failed writing file data/228: file write failed',
+      },
       {
         category: 'volume-mount',
         summary: 'The mount helper could not mount the network volume',
@@ -413,6 +423,14 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'gpu-oom',
+        summary: "TensorRT ran out of GPU memory while building or running an engine",
+        says: /Error Code 1: Cuda Runtime \(out of memory\)|Requested amount of GPU memory \(\d{1,20} bytes\) could not be allocated/,
+        source: 'NVIDIA TensorRT developer guide, error codes https://docs.nvidia.com/deeplearning/tensorrt/latest/reference/troubleshooting.html (ErrorCode kCUDA_RUNTIME, printed "Error Code 1: Cuda Runtime (%s)" with the CUDA runtime\'s string; the builder\'s "Requested amount of GPU memory (%d bytes) could not be allocated. There may not be enough free memory for allocation to succeed.")',
+        example: '[11/22/2024-13:40:47] [E] Error[1]: [defaultAllocator.cpp::allocate::31] Error Code 1: Cuda Runtime (out of memory)',
+        evenInNoise: 'Requested amount of GPU memory',
+      },
+      {
+        category: 'gpu-oom',
         summary: 'The Spark RAPIDS plugin ran out of GPU memory (its retry framework gave up)',
         says: /com\.nvidia\.spark\.rapids\.jni\.(?:GpuRetryOOM|GpuSplitAndRetryOOM|RetryOOM|SplitAndRetryOOM)\b/,
         source: 'NVIDIA/spark-rapids-jni src/main/java/com/nvidia/spark/rapids/jni/GpuRetryOOM.java, GpuSplitAndRetryOOM.java (earlier RetryOOM.java, SplitAndRetryOOM.java: "GPU OutOfMemory"), thrown by the plugin\'s RmmRapidsRetryIterator; Spark logs the lost task at WARN',
@@ -569,6 +587,52 @@ export const VOCABULARY: readonly Software[] = [
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
       {
+        // TensorFlow's generated kernels report the driver's refusal at warning level
+        // (tf_gpu_runtime_wrappers.cc LOG(WARNING)), and the op fails after it.
+        category: 'cuda',
+        summary: "The GPU driver is older than the CUDA toolkit that compiled the code's PTX",
+        says: /CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorUnsupportedPtxVersion/,
+        source: 'CUDA Driver API, CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION ("the PTX JIT compilation was disabled or the PTX was compiled with an unsupported toolchain"): https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html; tensorflow/tensorflow tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc ("\'%s\' failed with \'%s\'")',
+        example: "W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_UNSUPPORTED_PTX_VERSION'",
+        evenInNoise: 'UNSUPPORTED_PTX_VERSION',
+      },
+      {
+        category: 'cuda',
+        summary: "The CUDA toolkit's PTX assembler (ptxas) does not know this GPU or this PTX version: the toolkit is older than the GPU or the code",
+        says: /Value 'sm_\d{2,3}[af]?' is not defined for option 'gpu-name'|Unsupported \.version \d{1,2}\.\d{1,2}; current version is/,
+        source: 'NVIDIA PTX ISA and ptxas documentation https://docs.nvidia.com/cuda/parallel-thread-execution/ (each ptxas accepts the PTX ISA versions and sm_XY targets of its release; its fatal errors "Value \'sm_XY\' is not defined for option \'gpu-name\'" and "Unsupported .version X.Y; current version is \'A.B\'")',
+        example: "ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'",
+      },
+      {
+        // Xid 13, 31, 43 and 45 come from what a process did on the GPU (an illegal access, a
+        // kernel stopped, the driver cleaning up its channels), or follow a fault reported under
+        // another Xid: a hardware Xid beside them is the failure.
+        category: 'cuda',
+        transient: true,
+        secondary: true,
+        summary: "The GPU driver stopped a process's GPU work (an application fault, or the cleanup after an earlier fault)",
+        says: /\bXid \([^)\n]{1,40}\): (?:13|31|43|45),/,
+        source: 'NVIDIA Xid errors https://docs.nvidia.com/deploy/xid-errors/ (Xid 13 graphics engine exception, 31 GPU memory page fault, 43 GPU stopped processing, 45 preemptive cleanup due to previous errors: user application faults or the consequence of another Xid)',
+        example: 'NVRM: Xid (PCI:0000:00:05): 43, pid=1045242, name=pt_main_thread, Ch 00000008',
+      },
+      {
+        category: 'cuda',
+        transient: true,
+        summary: 'The GPU driver could not initialise the GPU (a faulty GPU or its PCIe link, until the node is repaired or rebooted)',
+        says: /RmInitAdapter failed!/,
+        source: 'NVIDIA driver kernel log (NVRM "RmInitAdapter failed! (0x…)", the resource manager failing to bring up the adapter); NVIDIA GPU debug guidelines https://docs.nvidia.com/deploy/gpu-debug-guidelines/ (a GPU the driver cannot initialise is to be drained and inspected)',
+        example: 'NVRM: GPU 0000:81:00.0: RmInitAdapter failed! (0x25:0x40:1470)',
+      },
+      {
+        // The image asks, through NVIDIA_REQUIRE_*, for something the hook cannot parse: the
+        // image's environment is wrong, not the driver.
+        category: 'config',
+        summary: "The image's NVIDIA_REQUIRE_* constraint cannot be parsed by the NVIDIA container hook",
+        says: /requirement error: invalid expression/,
+        source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s") and src/dsl.c (a constraint of NVIDIA_REQUIRE_* it cannot parse: "invalid expression")',
+        example: 'nvidia-container-cli.real: requirement error: invalid expression: unknown',
+      },
+      {
         // NVML answered that the caller may not use the device: the container's user or its device
         // nodes' modes, not the GPU.
         category: 'permission',
@@ -710,8 +774,9 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'cuda',
         summary: "The container's CUDA needs a newer driver than the node has",
-        // NVML's refusal is a permission (its own entry), not the driver.
-        says: /nvidia-container-cli(?:\.real)?: (?:requirement|initialization|mount|detection) error(?!: nvml error: insufficient permissions)/,
+        // NVML's refusal is a permission and an unparsable constraint is the image's (their own
+        // entries), not the driver.
+        says: /nvidia-container-cli(?:\.real)?: (?:requirement|initialization|mount|detection) error(?!: nvml error: insufficient permissions|: invalid expression)/,
         source: 'NVIDIA/libnvidia-container src/cli/configure.c ("requirement error: %s", as the OCI prestart hook reports it: "unsatisfied condition: cuda>=%s, please update your driver to a newer version, or use an earlier cuda container")',
         example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as \'legacy\' nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.5, please update your driver to a newer version, or use an earlier cuda container: unknown',
       },
@@ -799,6 +864,22 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'NCCL, Horovod, Open MPI',
     entries: [
+      {
+        category: 'nccl',
+        summary: "DeepEP's kernels timed out waiting for the other GPUs or nodes of the expert-parallel group (RDMA or NVLink)",
+        says: /DeepEP (?:dispatch|combine) [\w ()]{1,60}timeout/,
+        source: 'deepseek-ai/DeepEP csrc/kernels/internode.cu and intranode.cu (printf "DeepEP dispatch forwarder timeout (RDMA meta), channel: %d, …", "DeepEP dispatch NVL receiver timeout, …", "DeepEP combine … timeout")',
+        example: 'DeepEP dispatch forwarder timeout (RDMA meta), channel: 4, RDMA: 1, nvl: 4, src RDMA lane: 0, dst NVL: 5, meta: 0, 0, 0, 0',
+      },
+      {
+        // The training operator's init container waits for the master with nslookup: a name that
+        // never resolves means the job's pods cannot find each other.
+        category: 'nccl',
+        summary: "A pod of the job could not find another by its name (the master's or a worker's service does not resolve)",
+        says: /nslookup: can't resolve '[^'\n]{1,253}'/,
+        source: 'mirror/busybox networking/nslookup.c (bb_error_msg_and_die "can\'t resolve \'%s\'"); kubeflow/training-operator pkg/controller.v1/pytorch/initcontainer.go (the init-pytorch container: "until nslookup {{.MasterAddr}}; do echo waiting for master; sleep 2; done;")',
+        example: "nslookup: can't resolve 'pytorch-job-master-0': Name does not resolve",
+      },
       {
         category: 'nccl',
         // A report: NCCL says the call was wrong, and its "Last error:" line after it says how (row 6 of precedence.ts).
@@ -1011,6 +1092,20 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Python packages and ABI',
     entries: [
       {
+        category: 'import',
+        summary: "pip cannot install a package into this Python: the package needs another Python version",
+        says: /requires a different Python: \S{1,40} not in /,
+        source: 'pypa/pip src/pip/_internal/resolution/legacy/resolver.py and resolvelib reporter (_check_dist_requires_python: "Package {!r} requires a different Python: {} not in {!r}")',
+        example: "ERROR: Package 'dockq-2.1' requires a different Python: 3.8.10 not in '>=3.9'",
+      },
+      {
+        category: 'import',
+        summary: 'conda cannot find the packages the environment asks for in its channels',
+        says: /ResolvePackageNotFound:|PackagesNotFoundError: The following packages are (?:not available|missing)/,
+        source: 'conda/conda conda/exceptions.py (ResolvePackageNotFound, PackagesNotFoundError: "The following packages are not available from current channels:")',
+        example: 'PackagesNotFoundError: The following packages are not available from current channels:',
+      },
+      {
         // The op library (torchvision, torchaudio, an extension) did not register its native
         // operators: its binary was built for another PyTorch, or did not load at all.
         category: 'import',
@@ -1136,6 +1231,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Shells and container start',
     entries: [
+      {
+        // What the job runs is not in the image: a launcher (slurmstepd, a shell) cannot execute
+        // it. A path under bin/ or sbin/ is a program, not data the command reads.
+        category: 'config',
+        summary: "The program the command runs is not in the image (or not on its PATH)",
+        says: /execve\(\): \S{1,300}: No such file or directory|^(?:\/\S{0,40}\/)?(?:ba)?sh: (?:line )?\d{1,6}: \/(?:\S{1,200}\/)?s?bin\/[^\s/:]{1,200}: No such file or directory/,
+        source: 'SchedMD/slurm src/slurmd/slurmstepd/exec_wait.c and task.c (error("execve(): %s: %m")); bash execute_cmd.c (shell_execve: file_error, "%s: No such file or directory" for a command path that does not exist)',
+        example: 'slurmstepd: error: execve(): torchrun: No such file or directory',
+      },
       {
         category: 'config',
         summary: 'The command or its interpreter does not exist in the image',
@@ -1273,13 +1377,6 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'permission',
-        summary: 'The credentials for the object store are missing',
-        says: /Unable to locate credentials|Partial credentials found in/,
-        source: 'boto/botocore botocore/exceptions.py (NoCredentialsError "Unable to locate credentials", PartialCredentialsError)',
-        example: 'botocore.exceptions.NoCredentialsError: Unable to locate credentials',
-      },
-      {
-        category: 'permission',
         summary: 'The credentials for Google Cloud are missing (no application default credentials in the pod)',
         says: /DefaultCredentialsError|Could not automatically determine credentials/,
         source: 'googleapis/google-auth-library-python google/auth/_default.py (DefaultCredentialsError, _CLOUD_SDK_MISSING_CREDENTIALS "Could not automatically determine credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials and re-run the application.")',
@@ -1311,6 +1408,14 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        // The object store cannot be reached without them: data-path, as the corpus labels S3.
+        category: 'data-path',
+        summary: 'The credentials for the object store are missing',
+        says: /Unable to locate credentials|Partial credentials found in/,
+        source: 'boto/botocore botocore/exceptions.py (NoCredentialsError "Unable to locate credentials", PartialCredentialsError)',
+        example: 'botocore.exceptions.NoCredentialsError: Unable to locate credentials',
+      },
       {
         // The file arrived but is not the one expected: cut short, replaced or moved at its source.
         category: 'data-path',

@@ -75,7 +75,7 @@ const CASES: Record<string, Row[]> = {
   'a chained exception': [
     { line: line('other', TIER.exception), evidence: [item('chain', 'data-path')], hints: { exitCode: 137 }, category: 'data-path' },
     { line: line('other', TIER.exception), evidence: [item('last-exception', 'permission')], category: 'permission' },
-    // A recognised line of no category (a full disk) is a diagnosis of its own.
+    // A recognised line of no category (a Job's backoff limit) is a diagnosis of its own.
     { line: line('other'), evidence: [item('chain', 'data-path')], category: 'other' },
     // A line known only by its exception's class (hydra.errors…) is as weak as one of no known kind.
     { line: { ...line('config', TIER.exception), kind: 'class' }, evidence: [item('chain', 'data-path')], category: 'data-path' },

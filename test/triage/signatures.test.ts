@@ -19,7 +19,7 @@ describe('classifyLine', () => {
     ["FileNotFoundError: [Errno 2] No such file or directory: '/data/x'", 'data-path', TIER.recognised],
     ["PermissionError: [Errno 13] Permission denied: '/data/out'", 'permission', TIER.recognised],
     ["mkdir: cannot create directory '/data/runs': Read-only file system", 'permission', TIER.recognised],
-    ['OSError: [Errno 28] No space left on device', 'other', TIER.recognised],
+    ['OSError: [Errno 28] No space left on device', 'volume-mount', TIER.recognised],
     ['exec /usr/bin/python: exec format error', 'config', TIER.recognised],
     ['Error: couldn\'t find key HF_TOKEN in Secret runai-team-a/hf', 'config', TIER.recognised],
     ['Warning  FailedScheduling  0/4 nodes are available: 4 Insufficient nvidia.com/gpu.', 'scheduling', TIER.recognised],
