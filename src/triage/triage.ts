@@ -90,6 +90,30 @@ function firstSaid(best: Candidate): RawLine {
   return best.before.find(same) ?? best.line;
 }
 
+/** Ends a sentence (or a label before its value): a line after it starts one of its own. */
+const SENTENCE_END = /[.!?:;)\]]\s*$/;
+/** A line that goes on with the sentence of the line before: a lowercase word first (not a `label:`). */
+const CONTINUES = /^\s*\(?[a-z][a-z'-]*(?:[ ,]|$)/;
+
+/**
+ * Where the sentence of a line that only mentions a failure begins: wrapped prose (Open MPI's
+ * help banners, a wrapped paragraph of a tool's report) names the failure in its first line and
+ * explains it in the next; the explanation's words ("a failure in the peer process") are what
+ * made its line a candidate. Consecutive lines of the same writer, back while each continues
+ * the last.
+ */
+function sentenceStart(best: Candidate): RawLine {
+  let start = best.line;
+  for (let i = best.before.length - 1; i >= 0; i--) {
+    const previous = best.before[i];
+    if (previous.secret || previous.lineNumber !== start.lineNumber - 1 || !CONTINUES.test(restOf(start))) break;
+    const text = restOf(previous);
+    if (text.trim() === '' || SENTENCE_END.test(text) || splitPrefix(previous.text).writer !== best.writer) break;
+    start = previous;
+  }
+  return start;
+}
+
 /**
  * The line to show as the error, in order: the pasted description's exit-code field when that
  * exit code decided over a lesser line of another kind; the chosen line, or the detail after it
@@ -114,7 +138,8 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
         : undefined;
-    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || firstSaid(best);
+    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision)
+      || (best.classification.tier === TIER.mention ? sentenceStart(best) : firstSaid(best));
     return inContext(best, shown);
   }
   // No line was recognised and the guess decided: the line it rests on is the one to read.

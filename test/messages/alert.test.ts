@@ -14,9 +14,9 @@ describe('the category sentence of a failure', () => {
   it('names the category when the log or the pod named a kind', () => {
     const alert = buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('torch.OutOfMemoryError: CUDA out of memory.\n') });
     expect(textOf(alert.blocks)).toContain('Category: *GPU out of memory*.');
-    // A recognised error of no category (a full disk) is still a diagnosis.
-    const disk = buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('OSError: [Errno 28] No space left on device\n') });
-    expect(textOf(disk.blocks)).toContain('Category: *Other error*.');
+    // A recognised error of no category (a Job that stopped retrying) is still a diagnosis.
+    const backoff = buildWorkloadAlert({ workload, state: 'Failed', triage: triageText('message: Job has reached the specified backoff limit\n') });
+    expect(textOf(backoff.blocks)).toContain('Category: *Other error*.');
   });
 
   it('says plainly that the kind is unknown instead of dressing up other as a diagnosis', () => {

@@ -139,6 +139,22 @@ const CASES: Record<string, LogCase> = {
     line: 3,
     category: 'scheduling',
   },
+  // Without it, the banner's second line is shown: its "failure" and "crash" made it a candidate.
+  "wrapped prose that only mentions a failure is shown from its sentence's first line": {
+    log: [
+      '--------------------------------------------------------------------------',
+      'A process on the other node has exited unexpectedly while the job  This',
+      'usually indicates a failure in that process (e.g., a crash or',
+      'a kill by the kernel).',
+    ],
+    line: 2,
+    category: 'other',
+  },
+  'a line that starts a sentence of its own is shown as it is': {
+    log: ['Sending process 15 closing signal SIGTERM', 'stderr: job failed after 3 attempts'],
+    line: 2,
+    category: 'other',
+  },
 };
 
 describe('round 13: the first run on new logs', () => {
