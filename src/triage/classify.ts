@@ -15,6 +15,12 @@ interface HintRow {
   kind?: EvidenceKind;
   summary: string;
   transient?: boolean;
+  /**
+   * The reason says which step refused the pod, not why: its message (the device plugin's
+   * answer to the kubelet) does. It counts as the pod's history, as an event does, so a line
+   * of the log or of the pasted status that names a kind decides over it.
+   */
+  report?: true;
 }
 
 /** Container termination reasons and pod reasons (lower case). */
@@ -26,7 +32,7 @@ export const REASONS: Readonly<Record<string, HintRow>> = {
   nodelost: { category: 'eviction', summary: 'The node running the pod was lost' },
   nodeshutdown: { category: 'eviction', summary: 'The node running the pod shut down' },
   terminated: { category: 'eviction', summary: 'The pod was terminated by its node (shutdown or drain)' },
-  unexpectedadmissionerror: { category: 'eviction', summary: 'The node could not admit the pod' },
+  unexpectedadmissionerror: { category: 'other', summary: 'The node could not admit the pod: an admission handler (usually the device plugin allocating GPUs) refused it, and its message says why', report: true },
   errimagepull: { category: 'image-pull', summary: 'The image could not be pulled' },
   imagepullbackoff: { category: 'image-pull', summary: 'The image could not be pulled' },
   invalidimagename: { category: 'image-pull', summary: 'The image name is invalid' },
@@ -105,7 +111,7 @@ function exitCodeOf(hints: TriageHints): number | undefined {
 function hintEvidence(hints: TriageHints): EvidenceItem[] {
   const items: EvidenceItem[] = [];
   const reason = hints.reason ? REASONS[hints.reason.trim().toLowerCase()] : undefined;
-  if (reason) items.push(hintItem(reason, 'termination-reason'));
+  if (reason) items.push(hintItem(reason, reason.report ? 'pod-event' : 'termination-reason'));
   const code = exitCodeOf(hints);
   const exit = code !== undefined ? EXIT_CODES[code] : undefined;
   if (exit) items.push(hintItem(exit, 'exit-code'));

@@ -9,9 +9,17 @@ const recognised: Classification = { tier: TIER.recognised, category: 'gpu-oom',
 const cascade: Classification = { tier: TIER.secondary, category: 'nccl', summary: 'watchdog' };
 
 describe('decideCategory', () => {
-  it.each(Object.entries(REASONS))('takes the termination reason %s as a fact', (reason, row) => {
+  const facts = Object.entries(REASONS).filter(([, row]) => !row.report);
+  const reports = Object.entries(REASONS).filter(([, row]) => row.report);
+
+  it.each(facts)('takes the termination reason %s as a fact', (reason, row) => {
     const d = decideCategory(recognised, [], { reason });
     expect(d).toMatchObject({ category: row.category, decidedBy: 'termination-reason', strength: 4 });
+  });
+
+  it.each(reports)('takes the reason %s as the pod\'s history: a recognised line decides over it, and it decides over none', (reason, row) => {
+    expect(decideCategory(recognised, [], { reason })).toMatchObject({ category: 'gpu-oom', decidedBy: 'log' });
+    expect(decideCategory(null, [], { reason })).toMatchObject({ category: row.category, decidedBy: 'event' });
   });
 
   it.each([

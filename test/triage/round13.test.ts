@@ -155,6 +155,23 @@ const CASES: Record<string, LogCase> = {
     line: 2,
     category: 'other',
   },
+  // The pod's reason names the step that refused it; before, it decided as an eviction (a
+  // retry) over the device plugin's own answer.
+  "an UnexpectedAdmissionError under a line that names the cause is that cause": {
+    log: ['Message:        Pod Allocate failed due to rpc error: code = Unknown desc = nvml: GPU is lost'],
+    hints: { reason: 'UnexpectedAdmissionError' },
+    line: 1,
+    category: 'cuda',
+    transient: true,
+  },
+  'an UnexpectedAdmissionError whose message names no kind is not a reason to retry': {
+    log: ['Reason:         UnexpectedAdmissionError', 'Message:        Pod Allocate failed due to rpc error: code = Unknown desc = allocation refused by the plugin'],
+    hints: { reason: 'UnexpectedAdmissionError' },
+    line: 2,
+    category: 'other',
+    transient: false,
+    recognised: true,
+  },
 };
 
 describe('round 13: the first run on new logs', () => {
