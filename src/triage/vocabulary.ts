@@ -146,6 +146,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Queues and autoscalers',
     entries: [
       {
+        // The Run:ai scheduler, open-sourced as KAI: its fit errors are what a Run:ai workload's
+        // pods and PodGroups show while they wait.
+        category: 'scheduling',
+        summary: 'The Run:ai (KAI) scheduler found no node with the resources the workload asks for, or its queue is over quota',
+        says: /no nodes with enough resources were found|Resources were not found for pod |Unable to schedule podgroup|NonPreemptibleOverQuota/,
+        source: 'NVIDIA/KAI-scheduler pkg/scheduler/api/common_info/*.go (ResourcesWereNotFoundMsg "no nodes with enough resources were found", DefaultPodgroupError "Unable to schedule podgroup", the PodGroup condition "PodSchedulingErrors. Resources were not found for pod %s due to: %s", the reason NonPreemptibleOverQuota)',
+        example: "  Warning  Unschedulable  12s  kai-scheduler  no nodes with enough resources were found: 4 node(s) didn't have enough resources: GPUs.",
+      },
+      {
         category: 'scheduling',
         summary: 'The queue has no quota left for the workload (it waits for quota)',
         // couldn''t: how a YAML single-quoted string (kubectl get -o yaml) writes the apostrophe.

@@ -172,6 +172,16 @@ const CASES: Record<string, LogCase> = {
     transient: false,
     recognised: true,
   },
+  "the Run:ai (KAI) scheduler's fit error is the line, not the condition's bare reason": {
+    log: [
+      '  Scheduling Conditions:',
+      "    Message:               PodSchedulingErrors: Resources were not found for pod team-a/train-0 due to: no nodes with enough resources were found: 3 node(s) didn't have enough resources: GPUs.",
+      '    Reason:     Unschedulable',
+    ],
+    line: 2,
+    category: 'scheduling',
+    transient: true,
+  },
 };
 
 describe('round 13: the first run on new logs', () => {
