@@ -358,9 +358,17 @@ export function isExceptionLine(rest: string): boolean {
 const STATE_FIELD = /^\s{0,40}(?:reason|status)=[\w-]{1,60}\s*$/i;
 
 /**
+ * A line that names only the layer that failed, after where it was raised: ggml's abort
+ * (`ggml-cuda.cu:97: CUDA error`, ggml/src/ggml-cuda/ggml-cuda.cu ggml_cuda_error, printed with the
+ * runtime's own string on a line of its own), a bare `NCCL error`. The line with the string says which.
+ */
+const BARE_LAYER_ERROR = /(?:^|:\s)(?:CUDA|CUDA driver|cuDNN|cuBLAS|NCCL) error\s*$/;
+
+/**
  * Whether a line (its prefix removed) only announces what the lines after it say: it ends with
- * a colon ("error when retrieving current configuration of:") or is a bare field naming a state
- * (`reason=Evicted`, a status row such as `Reason: Evicted`). Such a line gives its place to a
+ * a colon ("error when retrieving current configuration of:"), is a bare field naming a state
+ * (`reason=Evicted`, a status row such as `Reason: Evicted`) or names only the failing layer
+ * (BARE_LAYER_ERROR). Such a line gives its place to a
  * detail after it of the same kind, which states why. An exception's own line keeps its place
  * whatever it ends with (the labelling rule, and where people look); so does a colon inside a
  * bracket still open (`(Request ID:`), a line a terminal wrapped mid-sentence.
@@ -368,7 +376,7 @@ const STATE_FIELD = /^\s{0,40}(?:reason|status)=[\w-]{1,60}\s*$/i;
 export function announcesDetail(rest: string): boolean {
   const t = rest.trimEnd();
   if (t.endsWith(':')) return !bracketOpenAtEnd(t) && !isExceptionLine(t);
-  return STATE_FIELD.test(t) || STATUS_ROW.test(t);
+  return STATE_FIELD.test(t) || STATUS_ROW.test(t) || BARE_LAYER_ERROR.test(t);
 }
 
 /** Whether a parenthesis or square bracket opened in the text is still open at its end. */

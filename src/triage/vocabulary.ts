@@ -62,6 +62,14 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'image-pull',
         transient: true,
+        summary: "The registry answered enroot's pull with 429 or 5xx (rate limit or outage): a retry later can succeed",
+        says: /URL https?:\/\/\S{1,2048} returned error code: (?:5\d\d|429)\b/,
+        source: 'NVIDIA/enroot src/docker.sh (the registry API through curl: "URL %s returned error code: %s")',
+        example: '[ERROR] URL https://registry-1.docker.io/v2/library/ubuntu/manifests/22.04 returned error code: 429',
+      },
+      {
+        category: 'image-pull',
+        transient: true,
         // The registry's answer states the cause on the kubelet's ErrImagePull line, a cascade.
         beforeCascades: true,
         summary: 'The registry was temporarily unavailable while the image was pulled (HTTP 5xx or 429)',
@@ -338,6 +346,8 @@ export const VOCABULARY: readonly Software[] = [
         says: /Attempting to reclaim (?:memory|ephemeral-storage|nodefs|imagefs|pids|inodes)|The node had condition: \[(?:MemoryPressure|DiskPressure|PIDPressure)\]/,
         source: 'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (event EvictionThresholdMet "Attempting to reclaim %s"), pkg/kubelet/eviction/helpers.go (nodeConditionMessageFmt "The node had condition: %v. ")',
         example: '  Warning  EvictionThresholdMet  4m32s  kubelet, node-3  Attempting to reclaim ephemeral-storage',
+        // Controllers (Argo's, the training operator) log the pod's rejection at info level.
+        evenInNoise: 'The node had condition: [',
       },
       {
         // Not node pressure: the pod wrote more than its own containers' limits allow, so the same
@@ -1102,6 +1112,13 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'import',
+        summary: 'FastAPI needs python-multipart for form data, and the image does not have it',
+        says: /Form data requires "python-multipart" to be installed/,
+        source: 'fastapi/fastapi fastapi/dependencies/utils.py (ensure_multipart_is_installed: \'Form data requires "python-multipart" to be installed.\')',
+        example: 'RuntimeError: Form data requires "python-multipart" to be installed.',
+      },
+      {
+        category: 'import',
         summary: "pip cannot install a package into this Python: the package needs another Python version",
         says: /requires a different Python: \S{1,40} not in /,
         source: 'pypa/pip src/pip/_internal/resolution/legacy/resolver.py and resolvelib reporter (_check_dist_requires_python: "Package {!r} requires a different Python: {} not in {!r}")',
@@ -1245,8 +1262,8 @@ export const VOCABULARY: readonly Software[] = [
         // it. A path under bin/ or sbin/ is a program, not data the command reads.
         category: 'config',
         summary: "The program the command runs is not in the image (or not on its PATH)",
-        says: /execve\(\): \S{1,300}: No such file or directory|^(?:\/\S{0,40}\/)?(?:ba)?sh: (?:line )?\d{1,6}: \/(?:\S{1,200}\/)?s?bin\/[^\s/:]{1,200}: No such file or directory/,
-        source: 'SchedMD/slurm src/slurmd/slurmstepd/exec_wait.c and task.c (error("execve(): %s: %m")); bash execute_cmd.c (shell_execve: file_error, "%s: No such file or directory" for a command path that does not exist)',
+        says: /execve\(\): \S{1,300}: No such file or directory|enroot-switchroot: failed to execute: \S{1,300}: No such file or directory|^(?:\/\S{0,40}\/)?(?:ba)?sh: (?:line )?\d{1,6}: \/(?:\S{1,200}\/)?s?bin\/[^\s/:]{1,200}: No such file or directory/,
+        source: 'SchedMD/slurm src/slurmd/slurmstepd/exec_wait.c and task.c (error("execve(): %s: %m")); NVIDIA/enroot bin/enroot-switchroot.c ("failed to execute: %s"); bash execute_cmd.c (shell_execve: file_error, "%s: No such file or directory" for a command path that does not exist)',
         example: 'slurmstepd: error: execve(): torchrun: No such file or directory',
       },
       {
@@ -1588,10 +1605,33 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Model servers (Text Generation Inference, Triton)',
     entries: [
       {
+        category: 'data-path',
+        summary: 'vLLM found no LoRA adapter where the command points (no adapter_config.json in that directory)',
+        says: /failed: No adapter found for \S/,
+        source: 'vllm-project/vllm vllm/lora/worker_manager.py (_load_adapter: ValueError(f"Loading lora {lora_request.lora_name} failed: No adapter found for {lora_path}"))',
+        example: 'ValueError: Loading lora sql-lora failed: No adapter found for /models/adapters/sql-lora',
+      },
+      {
+        category: 'config',
+        summary: "The LoRA adapter's rank is above the engine's max_lora_rank: start the engine with a larger one",
+        says: /LoRA rank \d{1,6} is greater than max_lora_rank \d{1,6}/,
+        source: 'vllm-project/vllm vllm/lora/worker_manager.py (_load_adapter: ValueError(f"LoRA rank {lora.rank} is greater than max_lora_rank {self.max_lora_rank}."))',
+        example: "RuntimeError: Worker failed with error 'LoRA rank 64 is greater than max_lora_rank 16.', please check the stack trace above for the root cause",
+      },
+      {
+        // Dynamo's workers and frontend coordinate through etcd and NATS: when either cannot be
+        // reached, the parts of one serving job cannot find each other (as Ray's GCS).
+        category: 'nccl',
+        summary: "A part of the Dynamo serving graph could not reach the etcd or NATS server its parts coordinate through",
+        says: /Failed to connect to (?:etcd server|NATS)\b/,
+        source: 'ai-dynamo/dynamo lib/runtime/src/distributed.rs (DistributedRuntime::new: "Failed to connect to etcd server with config {:?}", "Failed to connect to NATS server with config {:?}")',
+        example: 'Exception: Failed to connect to NATS: IO error: Connection refused (os error 111)',
+      },
+      {
         category: 'cuda',
-        summary: "TensorRT-LLM's FP8 attention needs a context FMHA kernel this GPU or build does not have",
-        says: /FP8 FMHA cannot be enabled because Context FMHA is not supported/,
-        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/common/attentionOp.cpp (TLLM_CHECK_WITH_INFO(…, "FP8 FMHA cannot be enabled because Context FMHA is not supported."))',
+        summary: "TensorRT-LLM's attention needs a fused (FMHA) kernel this GPU or build does not have",
+        says: /FP8 FMHA cannot be enabled because Context FMHA is not supported|\w{1,40} should be supported by fmha in context and generation part/,
+        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/common/attentionOp.cpp (TLLM_CHECK_WITH_INFO(…, "FP8 FMHA cannot be enabled because Context FMHA is not supported.")), cpp/tensorrt_llm/plugins/gptAttentionCommon/gptAttentionCommon.cpp ("Deepseek should be supported by fmha in context and generation part.": the GPU has no fused attention kernel for the model\'s head sizes)',
         example: 'what():  [TensorRT-LLM][ERROR] Assertion failed: FP8 FMHA cannot be enabled because Context FMHA is not supported. (../tensorrt_llm/common/attentionOp.cpp:2408)',
       },
       {
@@ -1736,8 +1776,8 @@ export const VOCABULARY: readonly Software[] = [
         category: 'eviction',
         transient: true,
         summary: 'Slurm stopped the job: it was preempted or its node failed',
-        says: /CANCELLED AT \S{1,40} DUE TO (?:PREEMPTION|NODE FAILURE)|\berror: Node failure on \S/,
-        source: 'SchedMD/slurm src/slurmd/slurmstepd/req.c ("*** %s ON %s CANCELLED AT %s DUE TO PREEMPTION ***", "… DUE TO NODE FAILURE …"), src/srun and src/salloc ("Node failure on %s")',
+        says: /CANCELLED AT \S{1,40} DUE TO (?:PREEMPTION|NODE FAILURE|JOB REQUEUE)|\berror: Node failure on \S/,
+        source: 'SchedMD/slurm src/slurmd/slurmstepd/req.c ("*** %s ON %s CANCELLED AT %s DUE TO PREEMPTION ***", "… DUE TO NODE FAILURE …", "… DUE TO JOB REQUEUE …"), src/srun and src/salloc ("Node failure on %s")',
         example: 'slurmstepd: error: *** JOB 4191702 ON c5-2 CANCELLED AT 2024-08-17T15:09:00 DUE TO PREEMPTION ***',
       },
       {
