@@ -1,19 +1,19 @@
 import type { LogSource } from './types.js';
 
 /**
- * The prefixes that launchers and `kubectl logs` put before a line: timestamps
- * (`--timestamps`; on the node's container log files, `<time> stderr F ` of the CRI logging
- * format, kubernetes pkg/kubelet/kuberuntime/logs/logs.go parseCRILog), `[pod/NAME/CONTAINER]`
- * (`--prefix`), torchrun's `[rank3]:` and `[default3]:`, pdsh's `worker-1: `, mpirun's `--tag-output` (`[1,3]<stderr>:`), and the Kubernetes e2e
- * framework's dump of a namespace's events (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v"),
- * after its `May  4 15:49:12.578: INFO: ` stamp; what is left is the event's reason and message),
- * Ray's and vLLM's worker prefix (`(RayWorkerVllm pid=7602) `, `(EngineCore_DP0 pid=253) `,
- * `(raylet, ip=10.0.0.1) `: ray python/ray/_private/worker.py print_logs, vllm's multiproc
- * workers), vLLM's logger stamp on error lines (`ERROR 04-30 10:20:36 [core.py:396] `, vllm/logger.py
- * "%(levelname)s %(asctime)s [%(filename)s:%(lineno)d]"; INFO and WARNING lines keep it, so the level
- * filter still drops them), and the `> ` of a quoted paste.
- * Removing them lets a Python traceback be followed
- * per rank when ranks interleave, and tells which rank a line came from.
+ * The prefixes that launchers and `kubectl logs` put before a line: timestamps (`--timestamps`;
+ * on the node's container log files, `<time> stderr F ` of the CRI logging format, kubernetes
+ * pkg/kubelet/kuberuntime/logs/logs.go parseCRILog), `[pod/NAME/CONTAINER]` (`--prefix`),
+ * torchrun's `[rank3]:` and `[default3]:`, pdsh's `worker-1: `, mpirun's `--tag-output`
+ * (`[1,3]<stderr>:`), the Kubernetes e2e framework's dump of a namespace's events
+ * (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v"), after its `May  4 15:49:12.578:
+ * INFO: ` stamp; what is left is the event's reason and message), Ray's and vLLM's worker prefix
+ * (`(RayWorkerVllm pid=7602) `, `(EngineCore_DP0 pid=253) `, `(raylet, ip=10.0.0.1) `: ray
+ * python/ray/_private/worker.py print_logs, vllm's multiproc workers), vLLM's logger stamp on
+ * error lines (`ERROR 04-30 10:20:36 [core.py:396] `, vllm/logger.py "%(levelname)s %(asctime)s
+ * [%(filename)s:%(lineno)d]"; INFO and WARNING lines keep it, so the level filter still drops
+ * them), and the `> ` of a quoted paste. Removing them lets a Python traceback be followed per
+ * rank when ranks interleave, and tells which rank a line came from.
  */
 const PREFIX_PART =
   /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+(?:std(?:out|err) [FP] )?)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d{3}: INFO: At .{1,80}? - event for [^:\s]{1,253}: \{[^}]{0,300}\} |\((?:[A-Za-z_][\w.-]{0,80},? )?pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) ?|\(raylet(?:, ip=[\d.]{7,15})?\) |(?:> ?){1,8}|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\] /y;

@@ -368,8 +368,8 @@ const BARE_LAYER_ERROR = /(?:^|:\s)(?:CUDA|CUDA driver|cuDNN|cuBLAS|NCCL) error\
  * Whether a line (its prefix removed) only announces what the lines after it say: it ends with
  * a colon ("error when retrieving current configuration of:"), is a bare field naming a state
  * (`reason=Evicted`, a status row such as `Reason: Evicted`) or names only the failing layer
- * (BARE_LAYER_ERROR). Such a line gives its place to a
- * detail after it of the same kind, which states why. An exception's own line keeps its place
+ * (BARE_LAYER_ERROR). Such a line gives its place to a detail after it of the same kind, which
+ * states why. An exception's own line keeps its place
  * whatever it ends with (the labelling rule, and where people look); so does a colon inside a
  * bracket still open (`(Request ID:`), a line a terminal wrapped mid-sentence.
  */

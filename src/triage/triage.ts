@@ -117,7 +117,8 @@ function sentenceStart(best: Candidate): RawLine {
 /**
  * The line to show as the error, in order: the pasted description's exit-code field when that
  * exit code decided over a lesser line of another kind; the chosen line, or the detail after it
- * that states why; the line a guess rests on; none.
+ * that states why, where it was first said, or where its sentence starts; the line a guess
+ * rests on; none.
  */
 function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: boolean): FirstError | null {
   const { best, byteMode } = scan;
