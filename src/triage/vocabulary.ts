@@ -705,6 +705,9 @@ export const VOCABULARY: readonly Software[] = [
         says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|__global__ function call is not configured|unhandled cuda error/,
         source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
         example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+        // A kernel's illegal access leaves the CUDA context unusable: no program logs it and goes
+        // on, so a warning that quotes it (vLLM's dump of a failed execution) is the failure.
+        evenInNoise: 'an illegal memory access was encountered',
       },
       {
         // The generated GEMM kernels of TensorRT-LLM (and FlashInfer's copy of its runner) are

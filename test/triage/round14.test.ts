@@ -58,6 +58,14 @@ const CASES: Record<string, LogCase> = {
     category: 'eviction',
     transient: true,
   },
+  "a warning that quotes a kernel's illegal memory access is the failure, not the Ray worker's death before it": {
+    log: [
+      '(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker.',
+      '(WorkerDict pid=812) WARNING 02-21 04:32:47 model_runner_base.py:143] Failed to pickle inputs of failed execution: CUDA error: an illegal memory access was encountered',
+    ],
+    line: 2,
+    category: 'cuda',
+  },
 };
 
 describe('round 14: the first run on new logs', () => {
