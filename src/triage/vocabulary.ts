@@ -606,6 +606,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
       {
+        // TensorFlow's StreamExecutor has no DNN support when the cuDNN it was built against did
+        // not load (an older one on the machine): the op that needs it fails with this.
+        category: 'cuda',
+        summary: 'TensorFlow found no usable cuDNN for the GPU op (the cuDNN on the machine is missing or older than the build)',
+        says: /DNN library is not found\./,
+        source: 'tensorflow/tensorflow tensorflow/compiler/xla/stream_executor/stream_executor_pimpl.cc (GetConvolveRunners: UnimplementedError("DNN library is not found."))',
+        example: 'UnimplementedError: Graph execution error: DNN library is not found. [Op:Conv2D]',
+      },
+      {
         // TensorFlow's generated kernels report the driver's refusal at warning level
         // (tf_gpu_runtime_wrappers.cc LOG(WARNING)), and the op fails after it.
         category: 'cuda',
@@ -1115,6 +1124,15 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'import',
+        summary: 'Paddle cannot load a library it depends on (cuDNN, cuBLAS, NCCL…): it is missing from the image or the loader\'s path',
+        says: /The third-party dynamic library \(\S{1,200}\) that Paddle depends on is not configured correctly/,
+        source: 'PaddlePaddle/Paddle paddle/phi/backends/dynload/dynamic_loader.cc ("The third-party dynamic library (%s) that Paddle depends on is not configured correctly. (error code is %s)")',
+        example: 'OSError: (External) The third-party dynamic library (libcudnn.so) that Paddle depends on is not configured correctly. (error code is libcudnn.so: cannot open shared object file: No such file or directory)',
+        // The loader logs it at warning level (glog W) and the op that needed the library fails later.
+        evenInNoise: 'that Paddle depends on is not configured correctly',
+      },
+      {
+        category: 'import',
         summary: 'FastAPI needs python-multipart for form data, and the image does not have it',
         says: /Form data requires "python-multipart" to be installed/,
         source: 'fastapi/fastapi fastapi/dependencies/utils.py (ensure_multipart_is_installed: \'Form data requires "python-multipart" to be installed.\')',
@@ -1562,6 +1580,13 @@ export const VOCABULARY: readonly Software[] = [
     software: 'TensorRT and ONNX Runtime',
     entries: [
       {
+        category: 'gpu-oom',
+        summary: "ONNX Runtime's memory arena could not allocate a buffer on the GPU",
+        says: /Failed to allocate memory for requested buffer of size \d{1,25}/,
+        source: 'microsoft/onnxruntime onnxruntime/core/framework/bfc_arena.cc (BFCArena::AllocateRawInternal: "Failed to allocate memory for requested buffer of size ")',
+        example: '2025-01-10 10:00:00.000 [E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while running Conv node. Status Message: bfc_arena.cc:376 AllocateRawInternal Failed to allocate memory for requested buffer of size 1073741824',
+      },
+      {
         // The engine was built for tp × pp ranks and the runner was started with another count.
         category: 'config',
         summary: 'TensorRT-LLM was started with another number of MPI ranks than its engine was built for (tensor × pipeline parallel)',
@@ -1702,6 +1727,13 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'PyTorch training code and checkpoints',
     entries: [
+      {
+        category: 'config',
+        summary: 'Orbax needs an absolute checkpoint directory, and the command gave a relative one',
+        says: /Checkpoint path should be absolute\. Got /,
+        source: 'google/orbax checkpoint/orbax/checkpoint/type_handlers.py (get_tensorstore_spec: ValueError(f"Checkpoint path should be absolute. Got {directory}"))',
+        example: 'ValueError: Checkpoint path should be absolute. Got runs/exp1/checkpoints/100',
+      },
       {
         category: 'config',
         summary: 'The checkpoint does not fit the model the code builds (other shapes or parameter names)',

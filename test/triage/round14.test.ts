@@ -66,6 +66,30 @@ const CASES: Record<string, LogCase> = {
     line: 2,
     category: 'cuda',
   },
+  "ONNX Runtime's arena that cannot allocate is the GPU's memory, not the node that reported it": {
+    log: ["onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running MatMul node. Name:'/blocks.3/MatMul' Status Message: bfc_arena.cc:376 AllocateRawInternal Failed to allocate memory for requested buffer of size 2147483648"],
+    line: 1,
+    category: 'gpu-oom',
+  },
+  "TensorFlow without a usable cuDNN for its convolution": {
+    log: ['UnimplementedError: Exception encountered when calling layer "conv2d" (type Conv2D).', '', 'DNN library is not found. [Op:Conv2D]'],
+    line: 3,
+    category: 'cuda',
+  },
+  "Paddle's loader warns that a library it needs is missing, and the op fails after it": {
+    log: [
+      'W0203 07:54:14.771862 13098 dynamic_loader.cc:307] The third-party dynamic library (libcublas.so) that Paddle depends on is not configured correctly. (error code is libcublas.so: cannot open shared object file: No such file or directory)',
+      'Traceback (most recent call last):',
+      '  File "train.py", line 9, in <module>',
+    ],
+    line: 1,
+    category: 'import',
+  },
+  "Orbax refusing a relative checkpoint directory is the command's configuration": {
+    log: ['ValueError: Checkpoint path should be absolute. Got ckpt/step_100'],
+    line: 1,
+    category: 'config',
+  },
 };
 
 describe('round 14: the first run on new logs', () => {
