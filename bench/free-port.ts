@@ -2,19 +2,20 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
- * The kernel's ephemeral range: the ports `listen(0)` hands out and outgoing connections take.
- * A port found free there can be taken by any test's client socket before a child process binds
- * it (seen in CI as EADDRINUSE), so ports for other processes are chosen below it instead.
+ * The lowest port of the kernel's ephemeral range: the ports `listen(0)` hands out and outgoing
+ * connections take. A port found free there can be taken by any test's client socket before a
+ * child process binds it (seen in CI as EADDRINUSE), so ports for other processes are chosen
+ * below it instead. Read once: the range does not change while the tests run.
  */
-function ephemeralRange(): [number, number] {
+const EPHEMERAL_LOW = ((): number => {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(low) && Number.isInteger(high)) return [low, high];
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low)) return low;
   } catch {
     // not Linux: the IANA dynamic range, which most other kernels use
   }
-  return [49152, 65535];
-}
+  return 49152;
+})();
 
 /** Ports below the ephemeral range no kernel hands out on its own; 10000 keeps clear of well-known services. */
 const FLOOR = 10_000;
@@ -37,10 +38,9 @@ function tryListen(port: number): Promise<number | undefined> {
  * leaves no room, any port the kernel gives.
  */
 export async function freePort(): Promise<number> {
-  const [low] = ephemeralRange();
-  if (low - FLOOR >= 1000) {
+  if (EPHEMERAL_LOW - FLOOR >= 1000) {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const port = await tryListen(FLOOR + Math.floor(Math.random() * (low - FLOOR)));
+      const port = await tryListen(FLOOR + Math.floor(Math.random() * (EPHEMERAL_LOW - FLOOR)));
       if (port !== undefined) return port;
     }
   }

@@ -107,8 +107,9 @@ function sentenceStart(best: Candidate): RawLine {
   for (let i = best.before.length - 1; i >= 0; i--) {
     const previous = best.before[i];
     if (previous.secret || previous.lineNumber !== start.lineNumber - 1 || !CONTINUES.test(restOf(start))) break;
-    const text = restOf(previous);
-    if (text.trim() === '' || SENTENCE_END.test(text) || splitPrefix(previous.text).writer !== best.writer) break;
+    // As the scanner split it (colours removed first), so the writer compares with best.writer.
+    const { writer, rest } = splitPrefix(stripAnsi(previous.text));
+    if (rest.trim() === '' || SENTENCE_END.test(rest) || writer !== best.writer) break;
     start = previous;
   }
   return start;
