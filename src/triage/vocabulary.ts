@@ -459,8 +459,10 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'gpu-oom',
         summary: "PyTorch's CUDA caching allocator ran out of GPU memory",
-        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError|Allocation on device \d{1,3} would exceed allowed memory/,
-        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"; "Allocation on device %d would exceed allowed memory. (out of memory)" when a memory fraction, torch.cuda.set_per_process_memory_fraction, caps the device), torch/cuda/memory.py (torch.OutOfMemoryError)',
+        // The asynchronous allocator streams the device index, an 8-bit integer, as a character:
+        // device 0 writes a NUL that ends the message right after "Allocation on device ".
+        says: /CUDA out of memory\. Tried to allocate|(?:torch|cuda)\.OutOfMemoryError|[Aa]llocation on device (?:\d{1,3} would exceed allowed memory|\s{0,8}$)/,
+        source: 'pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp ("CUDA out of memory. Tried to allocate …"; "Allocation on device %d would exceed allowed memory. (out of memory)" when a memory fraction, torch.cuda.set_per_process_memory_fraction, caps the device), c10/cuda/CUDAMallocAsyncAllocator.cpp (the same words from PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync, "allocation on device %d would exceed allowed memory" before 2.1), torch/cuda/memory.py (torch.OutOfMemoryError)',
         example: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.06 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.21 GiB is free.',
       },
       {
@@ -625,6 +627,16 @@ export const VOCABULARY: readonly Software[] = [
         evenInNoise: 'UNSUPPORTED_PTX_VERSION',
       },
       {
+        // Headless rendering (Open3D, Filament, EGL-based simulators) reaches the GPU through the
+        // driver's EGL library, which the container only has when its driver capabilities include
+        // graphics: without it the display cannot be initialised, and a crash usually follows.
+        category: 'cuda',
+        summary: "EGL could not initialise the GPU for headless rendering (the container has no usable NVIDIA EGL driver: NVIDIA_DRIVER_CAPABILITIES without graphics, or no GPU)",
+        says: /\beglInitialize failed\b/,
+        source: 'google/filament filament/backend/src/opengl/platforms/PlatformEGL.cpp (slog.e << "eglInitialize failed"), the renderer Open3D\'s OffscreenRenderer uses; NVIDIA container toolkit, driver capabilities https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (graphics: required for running OpenGL and Vulkan applications)',
+        example: 'eglInitialize failed',
+      },
+      {
         category: 'cuda',
         summary: "The CUDA toolkit's PTX assembler (ptxas) does not know this GPU or this PTX version: the toolkit is older than the GPU or the code",
         says: /Value 'sm_\d{2,3}[af]?' is not defined for option 'gpu-name'|Unsupported \.version \d{1,2}\.\d{1,2}; current version is/,
@@ -753,8 +765,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'cuda',
         summary: 'No GPU is visible to the container, or the framework in the image was built without CUDA',
-        says: /failed call to cuInit|Torch not compiled with CUDA enabled|torch\.cuda\.is_available\(\) is False|CUDA call failed lazily at initialization|CUDA unknown error - this may be due to an incorrectly set up environment/,
-        source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (earlier tensorflow/stream_executor/cuda/cuda_driver.cc: "failed call to cuInit: %s"); pytorch/pytorch torch/cuda/__init__.py ("Torch not compiled with CUDA enabled", DeferredCudaCallError "CUDA call failed lazily at initialization with error"), torch/serialization.py ("… but torch.cuda.is_available() is False"), c10/cuda/CUDAFunctions.cpp ("CUDA unknown error - this may be due to an incorrectly set up environment")',
+        says: /failed call to cuInit|Torch not compiled with CUDA enabled|torch\.cuda\.is_available\(\) is False|(?<!')Torch is not able to use GPU|CUDA call failed lazily at initialization|CUDA unknown error - this may be due to an incorrectly set up environment/,
+        source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (earlier tensorflow/stream_executor/cuda/cuda_driver.cc: "failed call to cuInit: %s"); pytorch/pytorch torch/cuda/__init__.py ("Torch not compiled with CUDA enabled", DeferredCudaCallError "CUDA call failed lazily at initialization with error"), torch/serialization.py ("… but torch.cuda.is_available() is False"), c10/cuda/CUDAFunctions.cpp ("CUDA unknown error - this may be due to an incorrectly set up environment"); AUTOMATIC1111/stable-diffusion-webui modules/launch_utils.py (prepare_environment\'s check, kept by its forks: "Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"; not where the command line quotes the assert\'s own source)',
         example: '2022-03-11 16:52:36.058206: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected',
       },
       {
@@ -1401,6 +1413,19 @@ export const VOCABULARY: readonly Software[] = [
         says: /can't start new thread|pthread_create failed for thread \d{1,6} of \d{1,6}: Resource temporarily unavailable|\bthread: Resource temporarily unavailable|Resource temporarily unavailable \[system:11\]|pthread_create\(\) failed[^\n]{0,80}Resource temporarily unavailable/,
         source: 'python/cpython Modules/_threadmodule.c (RuntimeError "can\'t start new thread"); OpenMathLib/OpenBLAS driver/others/blas_server.c ("OpenBLAS blas_thread_init: pthread_create failed for thread %d of %d: %s"); boostorg/asio include/boost/asio/detail/impl/posix_thread.ipp (throw_error(ec, "thread")), printed by Boost.System as "thread: Resource temporarily unavailable [system:11]"; pthread_create(3) (EAGAIN: "A system-imposed limit on the number of threads was encountered")',
         example: 'OpenBLAS blas_thread_init: pthread_create failed for thread 12 of 64: Resource temporarily unavailable',
+      },
+      {
+        // The agent logs the signal it got at warning level before it passes it to its workers:
+        // something outside the job (a closed terminal, a deleted pod, the scheduler) ended it,
+        // and only the sender knows why. Stands in when the paste ends before the exception.
+        // Not SIGTERM (15): that is the eviction the SignalException line after it states.
+        category: 'other',
+        secondary: true,
+        summary: "torchrun's agent received a signal from outside and shut its workers down (whatever sent it says why)",
+        says: /Received (?:[1-9]|1[0-46-9]|[2-6]\d|Signals\.SIG(?!TERM)[A-Z]{2,6}) death signal, shutting down workers/,
+        source: 'pytorch/pytorch torch/distributed/elastic/agent/server/api.py (SimpleElasticAgent.run: logger.warning("Received %s death signal, shutting down workers", e.sigval), then the SignalException is raised)',
+        example: 'W0815 15:34:28.708000 3280712 site-packages/torch/distributed/elastic/agent/server/api.py:719] Received 1 death signal, shutting down workers',
+        evenInNoise: 'death signal, shutting down workers',
       },
     ],
   },

@@ -90,6 +90,40 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'config',
   },
+  "PyTorch's allocator message cut short after its device number is still the GPU's memory": {
+    // Before 2.1 the device index was written as a character: device 0 ended the message there.
+    log: ['2024-12-16 17:10:56,767 - root - ERROR - !!! Exception during processing !!! Allocation on device ', '2024-12-16 17:10:56,770 - root - ERROR - Traceback (most recent call last):'],
+    line: 1,
+    category: 'gpu-oom',
+    recognised: true,
+  },
+  'headless rendering whose EGL cannot initialise the GPU: the driver stack, not the segfault after it': {
+    log: ['[Open3D INFO] EGL headless mode enabled.', 'FEngine (64 bits) created at 0x7f1396ceb010 (threading is enabled)', 'eglInitialize failed', 'Segmentation fault (core dumped)'],
+    line: 3,
+    category: 'cuda',
+  },
+  "torchrun's agent logging the hang-up it got stands in for the exception a cut paste lacks": {
+    log: [
+      'W0815 15:34:28.708000 3280712 torch/distributed/elastic/agent/server/api.py:719] Received 1 death signal, shutting down workers',
+      'W0815 15:34:28.709000 3280712 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 3280796 closing signal SIGHUP',
+      'Traceback (most recent call last):',
+      '  File "<frozen runpy>", line 198, in _run_module_as_main',
+    ],
+    line: 1,
+    category: 'other',
+  },
+  "a launch check's assertion is the failure, not the command line quoting its source": {
+    log: [
+      'RuntimeError: Error running command.',
+      `Command: "/app/venv/bin/python3" -c "import torch; assert torch.cuda.is_available(), 'Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check'"`,
+      'Error code: 1',
+      'stderr: Traceback (most recent call last):',
+      '  File "<string>", line 1, in <module>',
+      'AssertionError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check',
+    ],
+    line: 6,
+    category: 'cuda',
+  },
 };
 
 describe('round 14: the first run on new logs', () => {
