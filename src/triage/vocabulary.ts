@@ -442,6 +442,13 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'gpu-oom',
+        summary: 'A Vulkan allocation found no GPU memory left (headless rendering, simulators)',
+        says: /\bVK_ERROR_OUT_OF_DEVICE_MEMORY\b|VkResult: ERROR_OUT_OF_DEVICE_MEMORY\b/,
+        source: 'Khronos Vulkan VkResult VK_ERROR_OUT_OF_DEVICE_MEMORY https://registry.khronos.org/vulkan/specs/latest/man/html/VkResult.html (NVIDIA Omniverse\'s carb.graphics-vulkan plugin logs it as "VkResult: ERROR_…")',
+        example: '2025-03-02T10:11:12Z [9,001ms] [Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_OUT_OF_DEVICE_MEMORY',
+      },
+      {
+        category: 'gpu-oom',
         summary: "TensorRT ran out of GPU memory while building or running an engine",
         says: /Error Code 1: Cuda Runtime \(out of memory\)|Requested amount of GPU memory \(\d{1,20} bytes\) could not be allocated/,
         source: 'NVIDIA TensorRT developer guide, error codes https://docs.nvidia.com/deeplearning/tensorrt/latest/reference/troubleshooting.html (ErrorCode kCUDA_RUNTIME, printed "Error Code 1: Cuda Runtime (%s)" with the CUDA runtime\'s string; the builder\'s "Requested amount of GPU memory (%d bytes) could not be allocated. There may not be enough free memory for allocation to succeed.")',
@@ -469,8 +476,10 @@ export const VOCABULARY: readonly Software[] = [
         category: 'gpu-oom',
         beforeCascades: true,
         summary: 'A CUDA allocation failed: the GPU ran out of memory',
-        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error: out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
-        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
+        // Programs print the runtime's string in their own frames ("CUDA error 2: …", "CUDA error
+        // !!!!! <…> !!!!!"): only marks and numbers between the words and the string.
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error[^A-Za-z\n]{1,40}out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); NVIDIA/warp warp/native/cuda_util.cpp (check_cuda_result: "Warp CUDA error %u: %s (in function %s, %s:%d)"); SPECFEM/specfem3d src/gpu/helper_functions.cu (print_CUDA_error_if_any: "CUDA error !!!!! <%s> !!!!!" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
         example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
       },
       {
@@ -554,6 +563,13 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'host-oom',
+        summary: 'The program could not get the host memory it needed (its own out-of-CPU-memory error)',
+        says: /\bOut of CPU memory\b|\bVK_ERROR_OUT_OF_HOST_MEMORY\b|VkResult: ERROR_OUT_OF_HOST_MEMORY\b/,
+        source: 'pyscf/gpu4pyscf gpu4pyscf/df/df.py (cholesky_eri_gpu: raise RuntimeError(\'Out of CPU memory\')); Khronos Vulkan VkResult VK_ERROR_OUT_OF_HOST_MEMORY https://registry.khronos.org/vulkan/specs/latest/man/html/VkResult.html, which Vulkan programs\' error-string helpers print as "Out of CPU memory"',
+        example: 'RuntimeError: Out of CPU memory',
+      },
+      {
+        category: 'host-oom',
         summary: 'CUDA could not allocate pinned host memory: the host ran out of memory it can lock',
         says: /failed to alloc \d{1,20} bytes on host: |could not allocate pinned host memory of size: /,
         source: 'openxla/xla xla/stream_executor/cuda/cuda_driver.cc (GpuDriver::HostAllocate: "failed to alloc " bytes " bytes on host: " status), tensorflow/tensorflow tensorflow/core/common_runtime/device/device_host_allocator.h ("could not allocate pinned host memory of size: ", at warning level)',
@@ -635,6 +651,16 @@ export const VOCABULARY: readonly Software[] = [
         says: /\beglInitialize failed\b/,
         source: 'google/filament filament/backend/src/opengl/platforms/PlatformEGL.cpp (slog.e << "eglInitialize failed"), the renderer Open3D\'s OffscreenRenderer uses; NVIDIA container toolkit, driver capabilities https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (graphics: required for running OpenGL and Vulkan applications)',
         example: 'eglInitialize failed',
+      },
+      {
+        // Vulkan reaches the GPU through the driver's ICD, mounted into a container only with the
+        // graphics capability: without it the instance cannot be created. A lost device is the GPU
+        // or its driver failing under the program.
+        category: 'cuda',
+        summary: 'Vulkan could not use the GPU: no compatible driver in the container, or the device was lost',
+        says: /\bVK_ERROR_(?:INCOMPATIBLE_DRIVER|INITIALIZATION_FAILED|DEVICE_LOST)\b|VkResult: ERROR_(?:INCOMPATIBLE_DRIVER|INITIALIZATION_FAILED|DEVICE_LOST)\b/,
+        source: 'Khronos Vulkan VkResult https://registry.khronos.org/vulkan/specs/latest/man/html/VkResult.html (VK_ERROR_INCOMPATIBLE_DRIVER, VK_ERROR_INITIALIZATION_FAILED, VK_ERROR_DEVICE_LOST), logged by NVIDIA Omniverse\'s carb.graphics-vulkan plugin as "VkResult: ERROR_…"; NVIDIA container toolkit, driver capabilities (graphics)',
+        example: '2025-12-11T08:37:08Z [4,779ms] [Error] [carb.graphics-vulkan.plugin] VkResult: ERROR_INCOMPATIBLE_DRIVER',
       },
       {
         category: 'cuda',
@@ -908,6 +934,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'NCCL, Horovod, Open MPI',
     entries: [
       {
+        // UCX is the transport between ranks under Open MPI, NCCL's UCX plugin and Dask-CUDA: a
+        // connect it cannot make is a connection between the job's parts, as NCCL's own is.
+        category: 'nccl',
+        summary: "UCX could not connect the job's ranks (a peer's address unreachable, refused or timing out)",
+        says: /UCX {1,4}ERROR {1,8}connect\(fd=\d{1,9}, dest_addr=[^)\n]{1,300}\) failed|ucp_ep_create\(proc=\d{1,9}\) failed|Failed to resolve UCX endpoint for rank \d/,
+        source: 'openucx/ucx src/ucs/sys/sock.c (ucs_socket_connect: ucs_error("connect(fd=%d, dest_addr=%s) failed: %m")); open-mpi/ompi ompi/mca/pml/ucx/pml_ucx.c (PML_UCX_ERROR("ucp_ep_create(proc=%d) failed: %s"), "Failed to resolve UCX endpoint for rank %d")',
+        example: '[1700554343.440877] [node-1:7356 :0]            sock.c:323  UCX  ERROR   connect(fd=48, dest_addr=172.17.0.1:42887) failed: Connection refused',
+      },
+      {
         category: 'nccl',
         summary: "DeepEP's kernels timed out waiting for the other GPUs or nodes of the expert-parallel group (RDMA or NVLink)",
         says: /DeepEP (?:dispatch|combine) [\w ()]{1,60}timeout/,
@@ -1019,7 +1054,10 @@ export const VOCABULARY: readonly Software[] = [
         example: 'horovod.common.exceptions.HorovodInternalError: ncclCommInitRank failed: unhandled system error',
       },
       {
+        // Secondary: the banner only frames the report; its `Signal: Segmentation fault (11)`
+        // line says which signal, and an error before it says why.
         category: 'crash',
+        secondary: true,
         summary: "A rank crashed on a signal; Open MPI's handler printed its stack",
         says: /\*\*\* Process received signal \*\*\*|\*\*\* End of error message \*\*\*/,
         source: 'open-mpi/ompi opal/util/stacktrace.c (opal_show_stackframe: "*** Process received signal ***", "*** End of error message ***")',
@@ -1290,6 +1328,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Shells and container start',
     entries: [
+      {
+        // Apptainer's --nvccli runs nvidia-container-cli, which it refuses from its setuid starter
+        // (too risky as root): the command asks for a GPU set-up this installation does not allow.
+        category: 'config',
+        summary: "Apptainer refuses --nvccli under its setuid starter: use --nv, or an installation without setuid",
+        says: /nvidia-container-cli not allowed in setuid mode/,
+        source: 'apptainer/apptainer internal/pkg/runtime/engine/apptainer/prepare_linux.go (EngineOperations.prepareContainerConfig: fmt.Errorf("nvidia-container-cli not allowed in setuid mode"))',
+        example: 'FATAL:   nvidia-container-cli not allowed in setuid mode',
+      },
       {
         // What the job runs is not in the image: a launcher (slurmstepd, a shell) cannot execute
         // it. A path under bin/ or sbin/ is a program, not data the command reads.
@@ -1752,6 +1799,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'PyTorch training code and checkpoints',
     entries: [
+      {
+        // The loss sees one batch size for the model's output and another for the labels: the
+        // batch or the label layout the command sets up does not fit the model's output.
+        category: 'config',
+        summary: "The loss got a different batch size for the model's output than for the targets (the batch or label layout does not fit the model)",
+        says: /Expected input batch_size \(\d{1,12}\) to match target batch_size \(\d{1,12}\)/,
+        source: 'pytorch/pytorch aten/src/ATen/native/LossNLL.cpp (nll_loss\'s check: "Expected input batch_size (", input.size(0), ") to match target batch_size (", target.size(0), ").")',
+        example: 'ValueError: Expected input batch_size (32) to match target batch_size (16).',
+      },
       {
         category: 'config',
         summary: 'Orbax needs an absolute checkpoint directory, and the command gave a relative one',
