@@ -17,7 +17,7 @@ interface HintRow {
   transient?: boolean;
   /**
    * The reason says which step refused the pod, not why: its message (the device plugin's
-   * answer to the kubelet) does. It counts as the pod's history, as an event does, so a line
+   * answer to the kubelet, the container runtime's error) does. It counts as the pod's history, as an event does, so a line
    * of the log or of the pasted status that names a kind decides over it.
    */
   report?: true;
@@ -38,10 +38,10 @@ export const REASONS: Readonly<Record<string, HintRow>> = {
   invalidimagename: { category: 'image-pull', summary: 'The image name is invalid' },
   errimageneverpull: { category: 'image-pull', summary: 'The image is not on the node and may not be pulled' },
   createcontainerconfigerror: { category: 'config', summary: 'A secret or config map the container needs is missing' },
-  createcontainererror: { category: 'config', summary: 'The container could not be created' },
-  runcontainererror: { category: 'config', summary: 'The container could not be started' },
-  containercannotrun: { category: 'config', summary: 'The container command could not run' },
-  starterror: { category: 'config', summary: 'The container command could not start' },
+  createcontainererror: { category: 'config', summary: 'The container could not be created', report: true },
+  runcontainererror: { category: 'config', summary: 'The container could not be started', report: true },
+  containercannotrun: { category: 'config', summary: 'The container command could not run', report: true },
+  starterror: { category: 'config', summary: 'The container command could not start', report: true },
   unschedulable: { category: 'scheduling', summary: 'No node can run the pod, or the project is over quota' },
   failedscheduling: { category: 'scheduling', summary: 'No node can run the pod, or the project is over quota' },
   failedmount: { category: 'volume-mount', summary: 'A volume could not be mounted' },

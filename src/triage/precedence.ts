@@ -112,6 +112,15 @@ export const PRECEDENCE: readonly PrecedenceRow[] = [
     why: "a native abort that says why on its own line (a failed CHECK quoting `No such file or directory` or `Permission denied`) is that kind: the crash is how the program stopped, the cause is what to change",
   },
   {
+    name: "what the runtime could not do on the node",
+    from: ['line', 'detail'],
+    categories: ['other'],
+    recognised: true,
+    over: [],
+    overReports: true,
+    why: "the container runtime's report (`OCI runtime create failed`) names on its own line, or on the next lines of its wrapped message, what it could not do on the node (a GPU it has no CDI spec for): that is the failure, and it is the node's set-up, which no change to the workload fixes",
+  },
+  {
     name: 'the error line',
     from: ['line'],
     recognised: true,
@@ -201,8 +210,11 @@ export const WITHIN_LINE_ROWS: readonly PrecedenceRow[] = PRECEDENCE.slice(0, PR
  * Whether the first line gives its place to a detail line after it that decided the category:
  * a line that only says a process ended (a crash, an exception of no known kind) or that
  * another layer failed (a report) says less than the line that states why. An NCCL error keeps
- * its place: it names the failing layer (`unhandled cuda error`) and is where people look.
+ * its place: it names the failing layer (`unhandled cuda error`) and is where people look;
+ * except to an out-of-memory after it, which says why the other end of the connection went
+ * away (the kernel's OOM killer ending the process it was connected to).
  */
-export function givesPlaceToDetail(line: { category: Category; kind?: EvidenceKind }): boolean {
+export function givesPlaceToDetail(line: { category: Category; kind?: EvidenceKind }, detail?: { category: Category }): boolean {
+  if (line.category === 'nccl' && (detail?.category === 'host-oom' || detail?.category === 'gpu-oom')) return true;
   return line.category === 'crash' || line.category === 'other' || line.kind === 'report' || line.kind === 'class';
 }

@@ -135,7 +135,9 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
   if (best) {
     // The detail that decided the category states why; the line it came after only reports it.
     // A line that only announces what follows gives its place to a detail of its own kind.
-    const detail = decider?.role === 'detail' && givesPlaceToDetail(best.classification)
+    // A detail that is itself only a report (the next wrapped piece of the runtime's message)
+    // says no more than the line.
+    const detail = decider?.role === 'detail' && decider.kind !== 'report' && givesPlaceToDetail(best.classification, decider)
       ? decider
       : announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)

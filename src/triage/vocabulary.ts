@@ -154,6 +154,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Queues and autoscalers',
     entries: [
       {
+        // Kueue's waitForPodsReady: a workload whose pods were not all ready in time is evicted
+        // and requeued, to free its quota for others; it is admitted again later.
+        category: 'eviction',
+        summary: "Kueue evicted the workload because its pods were not ready within the PodsReady timeout (it is requeued)",
+        says: /EvictedDueToPodsReadyTimeout|Exceeded the PodsReady timeout /,
+        source: 'kubernetes-sigs/kueue pkg/controller/core/workload_controller.go (waitForPodsReady: the eviction reason "PodsReadyTimeout", event EvictedDueToPodsReadyTimeout "Exceeded the PodsReady timeout %s")',
+        example: '  Normal  EvictedDueToPodsReadyTimeout  2m5s  kueue-workload-controller  Exceeded the PodsReady timeout team-a/job-67543',
+      },
+      {
         // The Run:ai scheduler, open-sourced as KAI: its fit errors are what a Run:ai workload's
         // pods and PodGroups show while they wait.
         category: 'scheduling',
@@ -289,7 +298,8 @@ export const VOCABULARY: readonly Software[] = [
       {
         category: 'image-pull',
         summary: "A request to the registry's API failed while the image was pulled",
-        says: /https?:\/\/[^\s"/]{1,253}\/v2\/(?:"|:|\s|$|(?:[^\s"]{1,512}\/)?(?:manifests|blobs|tags)\/)/,
+        // Ollama's model registry speaks the same API; its pull of a model is data (its own entry).
+        says: /(?<!pull model manifest: Get ")https?:\/\/[^\s"/]{1,253}\/v2\/(?:"|:|\s|$|(?:[^\s"]{1,512}\/)?(?:manifests|blobs|tags)\/)/,
         source: 'OCI distribution spec https://github.com/opencontainers/distribution-spec/blob/main/spec.md (every registry endpoint is under /v2/: /v2/, /v2/<name>/manifests/<ref>, /v2/<name>/blobs/<digest>)',
         example: 'docker: Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers).',
       },
@@ -478,8 +488,8 @@ export const VOCABULARY: readonly Software[] = [
         summary: 'A CUDA allocation failed: the GPU ran out of memory',
         // Programs print the runtime's string in their own frames ("CUDA error 2: …", "CUDA error
         // !!!!! <…> !!!!!"): only marks and numbers between the words and the string.
-        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA error[^A-Za-z\n]{1,40}out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
-        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); NVIDIA/warp warp/native/cuda_util.cpp (check_cuda_result: "Warp CUDA error %u: %s (in function %s, %s:%d)"); SPECFEM/specfem3d src/gpu/helper_functions.cu (print_CUDA_error_if_any: "CUDA error !!!!! <%s> !!!!!" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA (?:runtime |driver )?error[^A-Za-z\n]{1,40}out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); NVIDIA/warp warp/native/cuda_util.cpp (check_cuda_result: "Warp CUDA error %u: %s (in function %s, %s:%d)"); SPECFEM/specfem3d src/gpu/helper_functions.cu (print_CUDA_error_if_any: "CUDA error !!!!! <%s> !!!!!" with cudaGetErrorString); InternLM/lmdeploy src/turbomind/utils/cuda_utils.h (check: "[TM][ERROR] CUDA runtime error: %s %s:%d" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
         example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
       },
       {
@@ -653,6 +663,26 @@ export const VOCABULARY: readonly Software[] = [
         example: 'eglInitialize failed',
       },
       {
+        // The NVIDIA kernel module is not there (not installed, not loaded yet, or the node's
+        // driver container not ready): nvidia-smi cannot talk to it, and the device nodes the
+        // driver creates are missing where the runtime looks for them.
+        category: 'cuda',
+        summary: "The node's NVIDIA driver is not loaded or not ready: nvidia-smi cannot reach it, or its device nodes are missing",
+        says: /NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|\/dev\/nvidia(?:ctl|-uvm(?:-tools)?|-modeset|\d{1,2}): [Nn]o such file or directory/,
+        source: 'nvidia-smi, the NVIDIA driver\'s utility (closed source; quoted as it prints when NVML cannot reach the kernel module) https://docs.nvidia.com/deploy/nvidia-smi/index.html; the device nodes the driver creates (/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidiaN), looked up by NVIDIA/nvidia-container-toolkit under the driver root when it generates a CDI spec ("failed to generate spec: lstat …/dev/nvidiactl: no such file or directory")',
+        example: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+      },
+      {
+        // NVIDIA's notice: with systemd managing the container's cgroups, a `systemctl
+        // daemon-reload` on the node drops the container's access to the GPU devices. The node's
+        // runtime set-up, not the image or the command; a new container gets the GPU back.
+        category: 'other',
+        summary: "The container lost its access to the GPU devices (NVML's Unknown Error: the node's systemd reloaded the container's cgroups); the node's runtime set-up needs fixing, not the workload",
+        says: /Failed to initialize NVML: Unknown Error/,
+        source: 'NVIDIA, "Containers losing access to GPUs with error: Failed to initialize NVML: Unknown Error" https://github.com/NVIDIA/nvidia-docker/issues/1730 (the toolkit maintainers\' notice: cgroups managed by systemd, a daemon-reload, runc without /dev/char symlinks)',
+        example: 'Failed to initialize NVML: Unknown Error',
+      },
+      {
         // Vulkan reaches the GPU through the driver's ICD, mounted into a container only with the
         // graphics capability: without it the instance cannot be created. A lost device is the GPU
         // or its driver failing under the program.
@@ -752,9 +782,10 @@ export const VOCABULARY: readonly Software[] = [
         says: /an illegal memory access was encountered|device-side assert triggered|unspecified launch failure|misaligned address|an illegal instruction was encountered|the launch timed out and was terminated|too many resources requested for launch|__global__ function call is not configured|unhandled cuda error/,
         source: `${CUDA_RUNTIME_DOC}; NVIDIA/nccl src/init.cc (ncclGetErrorString "unhandled cuda error")`,
         example: '[rank0]:[E1105 03:12:44.123 ProcessGroupNCCL.cpp:1595] [PG 0 Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
-        // A kernel's illegal access leaves the CUDA context unusable: no program logs it and goes
-        // on, so a warning that quotes it (vLLM's dump of a failed execution) is the failure.
-        evenInNoise: 'an illegal memory access was encountered',
+        // A kernel's failure is sticky: it leaves the CUDA context unusable, so no program logs it
+        // and goes on, and a warning that quotes it as a CUDA error (vLLM's dump of a failed
+        // execution) is the failure.
+        evenInNoise: 'CUDA error: ',
       },
       {
         // The generated GEMM kernels of TensorRT-LLM (and FlashInfer's copy of its runner) are
@@ -933,6 +964,23 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'NCCL, Horovod, Open MPI',
     entries: [
+      {
+        category: 'nccl',
+        summary: "The NCCL watchdog found a collective hung and ended the rank (another rank stopped taking part)",
+        says: /due to ProcessGroupNCCL watchdog hang/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (HeartbeatMonitor: "Terminating the process after attempting to dump debug info, due to ProcessGroupNCCL watchdog hang.")',
+        example: '[rank2]:[F205 18:19:06.383067836 ProcessGroupNCCL.cpp:1614] [PG ID 17 Rank 2] Terminating the process after attempting to dump debug info, due to ProcessGroupNCCL watchdog hang.',
+      },
+      {
+        // TORCH_DISTRIBUTED_DEBUG=DETAIL compares each collective across ranks: ranks that call
+        // different ones run different code paths (a branch on rank-local data), a bug in the
+        // training script rather than in the network or NCCL.
+        category: 'other',
+        summary: "The ranks called different collectives at the same step: the training code takes a different path on some ranks (a bug in the script)",
+        says: /Detected mismatch between collectives on ranks/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp (checkCollectiveFingerprints: "Detected mismatch between collectives on ranks. Rank %d is running collective: %s, but Rank %d is running collective: %s.")',
+        example: 'RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=485, OpType=ALLREDUCE, TensorShape=[25], TensorDtypes=Float), but Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=485, OpType=BROADCAST).',
+      },
       {
         // UCX is the transport between ranks under Open MPI, NCCL's UCX plugin and Dask-CUDA: a
         // connect it cannot make is a connection between the job's parts, as NCCL's own is.
@@ -1122,7 +1170,7 @@ export const VOCABULARY: readonly Software[] = [
         category: 'nccl',
         beforeCascades: true,
         summary: "The ranks could not meet through torch.distributed's store or sockets",
-        says: /\bDistStoreError\b|waiting for clients\. \d+\/\d+ clients joined|The client socket has timed out after|The server socket has failed to (?:listen|bind)|store based barrier|retrieving ncclUniqueId from \[\d+\] via c10d key-value store/,
+        says: /\bDistStoreError\b|waiting for clients\. \d+\/\d+ clients joined|The client socket has timed out after|The server socket has failed to (?:listen|bind(?! to \S{1,300} \(errno: 98 - Address already in use))|store based barrier|retrieving ncclUniqueId from \[\d+\] via c10d key-value store/,
         source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp ("The client socket has timed out after %s while trying to connect to %s", "The server socket has failed to listen on any local network address"), torch/csrc/distributed/c10d/TCPStore.cpp ("Timed out after %d seconds waiting for clients. %d/%d clients joined."), torch/distributed/distributed_c10d.py ("Timed out initializing process group in store based barrier"), torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp ("… is setting up NCCL communicator and retrieving ncclUniqueId from [%d] via c10d key-value store")',
         example: 'torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
       },
@@ -1382,11 +1430,21 @@ export const VOCABULARY: readonly Software[] = [
         example: 'E1113 03:50:55.199033 22614 remote_runtime.go:479] "ExecSync cmd from runtime service failed" err="rpc error: code = Unknown desc = failed to exec in container: OCI runtime exec failed: exec failed: unable to start container process: error executing setns process: exit status 1: unknown"',
       },
       {
+        // The device the kubelet gave the pod has no CDI spec on the node: the GPU Operator's or
+        // the DRA driver's generated specs are missing or stale. Nothing in the pod's image or
+        // command causes it, and no category's advice fixes it: the node's set-up does.
+        category: 'other',
+        summary: "The node's container runtime has no CDI spec for the GPU it was to inject (the node's generated CDI specs are missing or stale)",
+        says: /unresolvable CDI devices /,
+        source: 'cncf-tags/container-device-interface pkg/cdi/cache.go (Cache.InjectDevices: fmt.Errorf("unresolvable CDI devices %s", strings.Join(unresolved, ", "))), wrapped by containerd ("failed to inject CDI devices: …", "CDI device injection failed: …")',
+        example: '  Warning  Failed     10s (x2 over 10s)  kubelet            Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices management.nvidia.com/gpu=0: unknown',
+      },
+      {
         category: 'config',
         kind: 'report',
         summary: 'The container runtime could not start the container',
-        says: /OCI runtime (?:create|start) failed|unable to start container process|error during container init/,
-        source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"), libcontainer/process_linux.go ("error during container init")',
+        says: /OCI runtime (?:create|start|exec) failed|unable to start container process|error during container init|failed to create shim task|starting container process caused/,
+        source: 'containerd/containerd cmd/containerd-shim-runc-v2/process/init.go ("OCI runtime create failed"), core/runtime/v2/task_manager.go (TaskManager.Create: "failed to create shim task: %w"); opencontainers/runc libcontainer/container_linux.go ("unable to start container process"; before 1.1 "starting container process caused"), libcontainer/process_linux.go ("error during container init")',
         example: 'Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/data" to rootfs at "/mnt/data": flags: 0x5000: not a directory: unknown',
       },
       {
@@ -1464,12 +1522,12 @@ export const VOCABULARY: readonly Software[] = [
       {
         // The agent logs the signal it got at warning level before it passes it to its workers:
         // something outside the job (a closed terminal, a deleted pod, the scheduler) ended it,
-        // and only the sender knows why. Stands in when the paste ends before the exception.
-        // Not SIGTERM (15): that is the eviction the SignalException line after it states.
+        // and only the sender knows why. Stands in when the paste ends before the exception, and
+        // is where a signal the termination reason explains (an eviction's SIGTERM) was first said.
         category: 'other',
         secondary: true,
         summary: "torchrun's agent received a signal from outside and shut its workers down (whatever sent it says why)",
-        says: /Received (?:[1-9]|1[0-46-9]|[2-6]\d|Signals\.SIG(?!TERM)[A-Z]{2,6}) death signal, shutting down workers/,
+        says: /Received (?:\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal, shutting down workers/,
         source: 'pytorch/pytorch torch/distributed/elastic/agent/server/api.py (SimpleElasticAgent.run: logger.warning("Received %s death signal, shutting down workers", e.sigval), then the SignalException is raised)',
         example: 'W0815 15:34:28.708000 3280712 site-packages/torch/distributed/elastic/agent/server/api.py:719] Received 1 death signal, shutting down workers',
         evenInNoise: 'death signal, shutting down workers',
@@ -1527,6 +1585,60 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        // S3 (and services speaking its API) asks the client to slow down with 503 SlowDown once
+        // botocore's retries are spent: the same request later succeeds.
+        category: 'data-path',
+        transient: true,
+        summary: 'The object store asked the job to slow down (S3 SlowDown or throttling, 503): a retry later can succeed',
+        says: /An error occurred \((?:SlowDown|ServiceUnavailable|503|Throttling|ThrottlingException|RequestLimitExceeded)\) when calling the \w{1,80} operation|AWS Error (?:SLOW_DOWN|SERVICE_UNAVAILABLE|THROTTLING|[A-Z_]{1,60} \(HTTP status 503\))\b/,
+        source: 'boto/botocore botocore/exceptions.py (ClientError "An error occurred ({error_code}) when calling the {operation_name} operation"); S3 error responses https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html (SlowDown: "Please reduce your request rate.", 503); apache/arrow cpp/src/arrow/filesystem/s3_internal.h (ErrorToStatus: "AWS Error " code " (HTTP status " n ") during " operation " operation: ")',
+        example: 'botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the PutObject operation (reached max retries: 4): Please reduce your request rate.',
+      },
+      {
+        // Arrow's S3 filesystem (pyarrow, Ray Data, Dask) names the service's refusal by its
+        // status: anything but a 403 (a permission) or a 503 (above) is the request or the
+        // object being wrong for the store.
+        category: 'data-path',
+        summary: 'The object store refused a request of the job (Arrow\'s S3 filesystem: the bucket, the key or the upload is not as the request expects)',
+        says: /AWS Error [A-Z_]{1,60} \(HTTP status (?:4(?!03)\d\d|5(?!03)\d\d)\) during \w{1,80} operation/,
+        source: 'apache/arrow cpp/src/arrow/filesystem/s3_internal.h (ErrorToStatus: "AWS Error " code " (HTTP status " n ") during " operation " operation: " message), raised as OSError by pyarrow.fs.S3FileSystem',
+        example: "OSError: When completing multiple part upload for key 'out/part-0.parquet' in bucket 'data': AWS Error UNKNOWN (HTTP status 400) during CompleteMultipartUpload operation: Unable to parse ExceptionName: InvalidPart",
+      },
+      {
+        // The Hub's Xet storage client reports its network failures under its CAS client's name;
+        // a full disk under it stays the disk's (the generic row for a full volume).
+        category: 'data-path',
+        summary: "The Hugging Face Hub's Xet storage could not be reached or answered with an error while files were downloaded",
+        says: /CAS service error : (?!IO Error: (?:No space left on device|Disk quota exceeded))/,
+        source: 'huggingface/xet-core data/src/errors.rs (DataProcessingError::CasClientError, #[error("CAS service error : {0}")], raised by hf_xet as "Data processing error: …")',
+        example: 'RuntimeError: Data processing error: CAS service error : IO Error: Timer expired (os error 62)',
+      },
+      {
+        // urllib3 is the HTTP client under requests, botocore and huggingface_hub: a connect that
+        // timed out is a data or model source the job could not reach.
+        category: 'data-path',
+        summary: 'An HTTP connection to a data or model source timed out',
+        says: /Connection to \S{1,300} timed out\. \(connect timeout=/,
+        source: 'urllib3/urllib3 src/urllib3/connection.py (HTTPConnection._new_conn: ConnectTimeoutError(self, f"Connection to {self.host} timed out. (connect timeout={self.timeout})"))',
+        example: "requests.exceptions.ConnectTimeout: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /bert-base/resolve/main/config.json (Caused by ConnectTimeoutError(<urllib3.connection.HTTPSConnection object at 0x7f>, 'Connection to huggingface.co timed out. (connect timeout=10)'))\"))",
+      },
+      {
+        category: 'data-path',
+        summary: 'DALI\'s file reader found no files where the pipeline points (file_root or file_list)',
+        says: /Assert on "Size\(\) > 0" failed: No files found/,
+        source: 'NVIDIA/DALI dali/operators/reader/loader/file_loader.h (DALI_ENFORCE(Size() > 0, "No files found."), printed as "Assert on \"Size() > 0\" failed: No files found.")',
+        example: 'RuntimeError: [/opt/dali/dali/operators/reader/loader/file_loader.h:108] Assert on "Size() > 0" failed: No files found.',
+      },
+      {
+        // WebDataset and torchvision read shards with tarfile: a shard it cannot read is a cut
+        // download or a corrupt file, data the job cannot use as it is.
+        category: 'data-path',
+        summary: 'A tar archive of the data (a dataset shard) is truncated or corrupt',
+        says: /tarfile\.ReadError\b/,
+        source: 'python/cpython Lib/tarfile.py (class ReadError: "unexpected end of data", "file could not be opened successfully", "bad checksum", "empty file")',
+        example: 'tarfile.ReadError: unexpected end of data',
+      },
       {
         // The object store cannot be reached without them: data-path, as the corpus labels S3.
         category: 'data-path',
@@ -1706,6 +1818,31 @@ export const VOCABULARY: readonly Software[] = [
     entries: [
       {
         category: 'data-path',
+        summary: 'llama.cpp could not open the GGUF model file where the command points',
+        says: /gguf_init_from_file(?:_impl)?: failed to open GGUF file /,
+        source: 'ggml-org/llama.cpp ggml/src/gguf.cpp (gguf_init_from_file: GGML_LOG_ERROR("%s: failed to open GGUF file \'%s\'\n", __func__, fname))',
+        example: "gguf_init_from_file: failed to open GGUF file '/models/gemma-3-12b-it-q4_0.gguf'",
+      },
+      {
+        // Ollama's models come from its own registry, not a container registry: a pull that fails
+        // is the model (data) the server could not fetch.
+        category: 'data-path',
+        summary: "Ollama could not fetch the model's manifest from its registry",
+        says: /pull model manifest: /,
+        source: 'ollama/ollama server/images.go (PullModel: fmt.Errorf("pull model manifest: %s", err))',
+        example: 'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/8b": dial tcp: lookup registry.ollama.ai: i/o timeout',
+      },
+      {
+        // The paged KV cache got fewer tokens than one sequence needs: the GPU memory left for it
+        // after the weights (kv_cache_free_gpu_mem_fraction) is too small.
+        category: 'gpu-oom',
+        summary: "TensorRT-LLM's KV cache is too small for even one sequence: too little GPU memory is left for it",
+        says: /maxTokensInPagedKvCache \(\d{1,12}\) must be large enough to process at least 1 sequence to completion/,
+        source: 'NVIDIA/TensorRT-LLM cpp/tensorrt_llm/batch_manager/trtGptModelInflightBatching.cpp (TLLM_CHECK_WITH_INFO(… "maxTokensInPagedKvCache (%d) must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width (%d) * tokensPerBlock (%d) * maxBlocksPerSeq (%d))"))',
+        example: 'RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: maxTokensInPagedKvCache (1856) must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width (1) * tokensPerBlock (64) * maxBlocksPerSeq (30))',
+      },
+      {
+        category: 'data-path',
         summary: 'vLLM found no LoRA adapter where the command points (no adapter_config.json in that directory)',
         says: /failed: No adapter found for \S/,
         source: 'vllm-project/vllm vllm/lora/worker_manager.py (_load_adapter: ValueError(f"Loading lora {lora_request.lora_name} failed: No adapter found for {lora_path}"))',
@@ -1799,6 +1936,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'PyTorch training code and checkpoints',
     entries: [
+      {
+        // The script moves one operand to the GPU and not another (a model on cuda:0 fed a CPU
+        // tensor): a bug in the script itself, which no category's change fixes.
+        category: 'other',
+        summary: "One operation got tensors on different devices (the script moved one to the GPU and not the other): a bug in the script",
+        says: /Expected all tensors to be on the same device, but found at least two devices/,
+        source: 'pytorch/pytorch aten/src/ATen/native/TensorCompare.cpp and aten/src/ATen/core/op_registration/adaption.cpp (common_device_check_failure: "Expected all tensors to be on the same device, but found at least two devices, %s and %s! (when checking argument for argument %s in method %s)"), aten/src/ATen/TensorIterator.cpp',
+        example: 'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)',
+      },
       {
         // The loss sees one batch size for the model's output and another for the labels: the
         // batch or the label layout the command sets up does not fit the model's output.
@@ -1908,6 +2054,40 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        category: 'config',
+        summary: "DeepSpeed's ZeRO stage 3 cannot skip gradient synchronisation (no_sync), which the trainer's gradient accumulation asked for",
+        says: /no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage/,
+        source: 'deepspeedai/DeepSpeed deepspeed/runtime/engine.py (DeepSpeedEngine.no_sync: assert not self.zero_optimization_partition_gradients(), f"no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage {self.zero_optimization_stage()}")',
+        example: 'AssertionError: no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage 3',
+      },
+      {
+        category: 'config',
+        summary: "Megatron was given no tokenizer path (its tokenizer settings are incomplete)",
+        // Not where a frame quotes the assert's own source.
+        says: /(?<!")Tokenizer path must be specified\./,
+        source: 'NVIDIA/Megatron-LM megatron/core/tokenizers/megatron_tokenizer.py (MegatronTokenizer.from_pretrained: assert tokenizer_path, "Tokenizer path must be specified.")',
+        example: 'AssertionError: Tokenizer path must be specified.',
+      },
+      {
+        // The rendezvous store binds the port the command names (--master_port, MASTER_PORT):
+        // another process on the node holds it, so the command needs another port.
+        category: 'config',
+        summary: "The rendezvous port the command names is already in use on the node (choose another --master_port)",
+        says: /The server socket has failed to bind to \S{1,300} \(errno: 98 - Address already in use\)/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp (SocketListenOp: "The server socket has failed to bind to {} (errno: {} - {})."; errno 98 is EADDRINUSE, errno(3))',
+        example: '[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).',
+        // Logged at warning level per address tried; the error after them ("failed to listen on
+        // any local network address") only says that every address failed.
+        evenInNoise: 'Address already in use',
+      },
+      {
+        category: 'config',
+        summary: "Mosaic's StreamingDataset was given a local cache directory another stream already uses",
+        says: /Reused local directory: /,
+        source: 'mosaicml/streaming streaming/base/shared/prefix.py (_check_self: ValueError(f"Reused local directory: {dirname}. Provide a different one."))',
+        example: "ValueError: Reused local directory: ['/data/c4/train'] vs ['/data/c4/train']. Provide a different one.",
+      },
       {
         category: 'config',
         summary: 'The configuration has no such key (OmegaConf, under Hydra too)',

@@ -68,6 +68,13 @@ const CASES: Record<string, Row[]> = {
     // Only over a crash: another line keeps its kind.
     { line: line('cuda'), evidence: [item('detail', 'permission')], category: 'cuda' },
   ],
+  "what the runtime could not do on the node": [
+    // The runtime's report names, on the next line of its wrapped message, a node state of no
+    // category (a GPU it has no CDI spec for).
+    { line: { ...line('config'), kind: 'report' }, evidence: [item('detail', 'other')], category: 'other' },
+    // Only over a report: a line that states its own cause keeps it.
+    { line: line('config'), evidence: [item('detail', 'other')], category: 'config' },
+  ],
   'the error line': [
     { line: line('permission'), evidence: [item('chain', 'data-path')], category: 'permission' },
     { line: line('image-pull'), hints: { exitCode: 137, events: [{ reason: 'FailedScheduling' }] }, category: 'image-pull', decidedBy: 'log' },
