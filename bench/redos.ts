@@ -89,6 +89,9 @@ export function pathologicalInputs(bytes: number): Array<[string, string]> {
     ['sig= x N', repeat('&sig=', bytes)],
     ['progress bar redrawn x N', repeat('10%|#  | 1/10\r', bytes)],
     ['blank redraws x N', repeat(' \r', bytes)],
+    // A box's borders come off a line (triage/line-prefix.ts): spaces before a border that never comes.
+    ['box border then spaces x N', repeat(`| Status: ${' '.repeat(4000)}x\n`, bytes)],
+    ['box border x N, one line', `| ${repeat('| ', bytes - 2)}`],
     // Shell syntax, for the command-line readers (src/recovery/shell.ts).
     ['$( x N (unclosed substitutions)', repeat('$(', bytes)],
     ['( x N (groups)', repeat('(', bytes)],

@@ -97,6 +97,8 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /destroy_process_group\(\) was not called before program exit/, why: 'a shutdown warning printed by every rank' },
   { pattern: /Exception ignored in: <function [^>]{0,200}__del__/, why: 'interpreter shutdown noise' },
   { pattern: /To avoid data inconsistency, we are taking the entire process down/, why: "ProcessGroupNCCL's notice that it aborts after a collective failed; the failure is on the line next to it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
+  { pattern: /Stack trace of the failed collective not found, potentially because FlightRecorder is disabled/, why: "ProcessGroupNCCL's note, after a watchdog timeout, that it has no trace to dump; the timeout is the line before it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
+  { pattern: /If this is a GPU node, did you configure the NVIDIA Container Toolkit\?|You can (?:check the prerequisites|learn how to set the runtime) at: |If this is not a GPU node, you should set up a toleration or nodeSelector/, why: "the NVIDIA device plugin's advice, logged at error level after the failure it follows (NVIDIA/k8s-device-plugin factory.go)" },
   { pattern: /^Unable to find image '[^'\s]{1,512}' locally$/, why: "docker run announcing that it pulls an image it does not have yet; a failed pull says so after it (docker/cli cli/command/container/create.go)" },
 ];
 
@@ -282,7 +284,7 @@ const GENERIC: readonly Signature[] = [
   // needs the network fixed (or the job moved off the node) first.
   { category: 'nccl', summary: 'The InfiniBand or socket network between ranks failed', beforeCascades: true, pattern: /NET\/IB : Got completion (?:from peer \S+ )?with error|ibv_\w+ failed|\blink (?:is )?down\b/i },
   { category: 'nccl', summary: 'NCCL or torch.distributed failed', pattern: /NCCL error|nccl\w*Error\b|\bDistBackendError\b|ProcessGroupNCCL.*(?:error|failed)|\bRendezvous\w*Error\b|\bGloo\b.*(?:error|failed)|NET\/(?:IB|Socket)\b.*(?:error|failed)|Bootstrap : no socket interface|c10d.*(?:error|failed)/i },
-  { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost|Unable to determine the device handle for GPU/i },
+  { category: 'cuda', summary: 'The GPU or its node reported a hardware fault', transient: true, pattern: /\bXid\b|uncorrectable ECC|ECC error|fallen off the bus|GPU is lost/i },
   { category: 'cuda', summary: 'The CUDA libraries in the image do not match the GPU or its driver', pattern: /provided PTX was compiled with an unsupported toolchain|no kernel image is available/i },
   // NVML's Unknown Error is the container's lost device access, the node's (its vocabulary entry).
   { category: 'cuda', summary: 'CUDA failed', pattern: /CUDA error|CUDA_ERROR_\w+|cudaError\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+|cuDNN error|device-side assert|illegal memory access|no CUDA-capable device|No CUDA GPUs are available|Found no NVIDIA driver|NVIDIA driver on your system is too old|CUDA driver version is insufficient|CUDA initialization|misaligned address|unspecified launch failure|cuda runtime error|Failed to initialize NVML(?!: Unknown Error)|NVML: Driver\/library version mismatch|CUDA kernel failed|nvrtc: error/i },

@@ -134,13 +134,14 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
   }
   if (best) {
     // The detail that decided the category states why; the line it came after only reports it.
-    // A line that only announces what follows gives its place to a detail of its own kind.
+    // A line that only announces what follows, or only reports a failure of its own kind (nvidia-smi
+    // that cannot reach a GPU, before the kernel's Xid), gives its place to a detail of that kind.
     // A detail that is itself only a report (the next wrapped piece of the runtime's message)
     // says no more than the line.
     const detail = decider?.role === 'detail' && decider.kind !== 'report' && givesPlaceToDetail(best.classification, decider)
       ? decider
-      : announcesDetail(splitPrefix(best.line.text).rest)
-        ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category)
+      : best.classification.kind === 'report' || announcesDetail(splitPrefix(best.line.text).rest)
+        ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category && e.kind !== 'report')
         : undefined;
     const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision)
       || (best.classification.tier === TIER.mention ? sentenceStart(best) : firstSaid(best));

@@ -673,6 +673,27 @@ export const VOCABULARY: readonly Software[] = [
         example: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
       },
       {
+        // nvidia-smi says only that NVML could not get the GPU: the kernel's Xid line says why
+        // (fallen off the bus, as a rule), so this reports the fault and gives it its place.
+        category: 'cuda',
+        kind: 'report',
+        transient: true,
+        summary: "nvidia-smi could not reach a GPU (NVML has no handle for it): a GPU fault, which the node's kernel log names",
+        says: /Unable to determine the device handle for GPU ?[\dA-Fa-f:.]{1,20}: /,
+        source: 'nvidia-smi, the NVIDIA driver\'s utility (closed source; quoted as it prints when nvmlDeviceGetHandleByIndex fails, NVML_ERROR_GPU_IS_LOST or UNKNOWN) https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html',
+        example: 'Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error',
+      },
+      {
+        // The device plugin's discovery found neither NVML nor a Tegra GPU in its own container:
+        // the node's container runtime does not give it the NVIDIA libraries (no nvidia runtime
+        // or RuntimeClass). The node's set-up, not any workload.
+        category: 'other',
+        summary: "The NVIDIA device plugin cannot see the node's GPUs: the node's container runtime does not give it the driver's libraries (the node's set-up)",
+        says: /Incompatible strategy detected \w{1,20}|invalid device discovery strategy/,
+        source: 'NVIDIA/k8s-device-plugin factory.go (its resource manager factory: klog.Errorf("Incompatible strategy detected %v", strategy), then its advice lines; main.go "error starting plugins: … invalid device discovery strategy")',
+        example: 'E0506 17:45:45.421956       1 factory.go:112] Incompatible strategy detected auto',
+      },
+      {
         // NVIDIA's notice: with systemd managing the container's cgroups, a `systemctl
         // daemon-reload` on the node drops the container's access to the GPU devices. The node's
         // runtime set-up, not the image or the command; a new container gets the GPU back.

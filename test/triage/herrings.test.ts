@@ -18,6 +18,9 @@ const EXAMPLES: Array<[string, string]> = [
   ['finaliser at exit', 'Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f8b2c1d1e50>'],
   ['NCCL abort notice', '[rank1]:[E ProcessGroupNCCL.cpp:583] [Rank 1] To avoid data inconsistency, we are taking the entire process down.'],
   ['docker run pulling a missing image', "Unable to find image 'nvcr.io/nvidia/pytorch:24.05-py3' locally"],
+  ['no flight recorder trace after a watchdog timeout', '[rank2]:[E112 15:47:18.729013681 ProcessGroupNCCL.cpp:667] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.'],
+  ["the device plugin's advice", 'E0506 17:45:45.421965       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container Toolkit?'],
+  ["the device plugin's advice, its link", 'E0506 17:45:45.421969       1 factory.go:114] You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites'],
 ];
 
 describe('red herrings', () => {

@@ -131,7 +131,7 @@ const CASES: Record<string, LogCase> = {
     log: [
       "        message: 'failed to create containerd task: failed to create shim task: OCI",
       '          runtime create failed: runc create failed: unable to start container process:',
-      '          exec: "sh -c run": stat sh -c run: no such file or directory: unknown\'',
+      "          error during container init: unknown'",
       '        reason: StartError',
     ],
     line: 1,
@@ -244,6 +244,48 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'config',
     recognised: true,
+  },
+  "the device plugin that cannot see the node's GPUs is the node's set-up, not its advice after it": {
+    log: [
+      'I0506 17:45:45.421854       1 main.go:356] Retrieving plugins.',
+      'E0506 17:45:45.421956       1 factory.go:112] Incompatible strategy detected auto',
+      'E0506 17:45:45.421965       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container Toolkit?',
+      'E0506 17:45:45.421969       1 factory.go:114] You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites',
+    ],
+    line: 2,
+    category: 'other',
+    recognised: true,
+  },
+  "nvidia-smi that cannot reach a GPU gives its place to the kernel's Xid that says why": {
+    log: [
+      'Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error',
+      '',
+      '[Fri Apr  5 21:29:39 2024] NVRM: GPU at PCI:0000:a1:00: GPU-979426f2-893a-7cbb-c4cf-81472f89a462',
+      "[Fri Apr  5 21:29:39 2024] NVRM: Xid (PCI:0000:a1:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+    ],
+    line: 4,
+    category: 'cuda',
+    transient: true,
+  },
+  "a pod's description inside k9s's box: the message field, not the status row the border hid": {
+    log: [
+      '| Status:           Failed                                   \u2502',
+      '\u2502 Reason:           OutOfmemory                              \u2502',
+      "\u2502 Message:          Pod was rejected: Node didn't have enough resource: memory, requested: 2147483648, used: 32290433792",
+    ],
+    line: 3,
+    category: 'scheduling',
+    transient: true,
+  },
+  "rich's traceback box stays noise: its source lines are not the error": {
+    log: [
+      '\u256d\u2500\u2500\u2500 Traceback (most recent call last) \u2500\u2500\u2500\u256e',
+      '\u2502 \u2771  891 \u2502   \u2502   f"Check batch related parameters. train_batch_size is not equal" \u2502',
+      '\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f',
+      'AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 256 != 4 * 8 * 1',
+    ],
+    line: 4,
+    category: 'config',
   },
 };
 
