@@ -60,6 +60,29 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Container registries and runtimes',
     entries: [
       {
+        // Amazon ECS and AWS Batch name a failed pull by its own error code; the registry's or
+        // IAM's answer follows it on the line (an AccessDenied here is the pull's, not the job's).
+        category: 'image-pull',
+        summary: 'Amazon ECS or AWS Batch could not pull the image (the reason follows: the registry, its credentials, the network)',
+        says: /\bCannotPull(?:ECR)?ContainerError\b/,
+        source: 'Amazon ECS stopped task error codes https://docs.aws.amazon.com/AmazonECS/latest/developerguide/stopped-task-error-codes.html (CannotPullContainerError, CannotPullECRContainerError)',
+        example: 'CannotPullContainerError: pull image manifest has been retried 1 time(s): failed to resolve ref 123456789012.dkr.ecr.us-east-1.amazonaws.com/train:latest: not found',
+      },
+      {
+        category: 'image-pull',
+        summary: "Artifact Registry refused to let the puller download the image (its account lacks the reader role on the repository)",
+        says: /Permission "artifactregistry\.repositories\.downloadArtifacts" denied/,
+        source: 'Google Cloud Artifact Registry access control https://cloud.google.com/artifact-registry/docs/access-control (artifactregistry.repositories.downloadArtifacts, granted by roles/artifactregistry.reader; the registry answers DENIED: Permission "…" denied on resource "…")',
+        example: 'DENIED: Permission "artifactregistry.repositories.downloadArtifacts" denied on resource "projects/p/locations/us/repositories/gcr.io" (or it may not exist)',
+      },
+      {
+        category: 'image-pull',
+        summary: "The image has no build for the node's platform (an amd64-only image on an arm64 node, or the reverse)",
+        says: /no matching manifest for [\w/.-]{1,60} in the manifest list entries/,
+        source: 'moby/moby distribution/pull_v2.go (fmt.Errorf("no matching manifest for %s in the manifest list entries", platform))',
+        example: 'docker: no matching manifest for linux/arm64/v8 in the manifest list entries.',
+      },
+      {
         category: 'image-pull',
         transient: true,
         summary: "The registry answered enroot's pull with 429 or 5xx (rate limit or outage): a retry later can succeed",
@@ -451,6 +474,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'GPU memory allocators',
     entries: [
       {
+        // HAMi's vGPU shim enforces the pod's share of GPU memory inside the process: an
+        // allocation past it fails as out of memory (res=2 is CUDA_ERROR_OUT_OF_MEMORY).
+        category: 'gpu-oom',
+        summary: "HAMi's vGPU limit refused an allocation: the pod used up its share of the GPU's memory",
+        says: /\[HAMI-core ERROR [^\]\n]{0,200}\]: (?:Device \d{1,3} OOM \d{1,20} \/ \d{1,20}|cuMemoryAllocate failed res=2\b)/,
+        source: 'Project-HAMi/HAMi-core src/allocator/allocator.c (LOG_ERROR("Device %d OOM %lu / %lu", …), LOG_ERROR("cuMemoryAllocate failed res=%d", res)); CUDA Driver API CUresult 2 is CUDA_ERROR_OUT_OF_MEMORY',
+        example: '[HAMI-core ERROR (pid:30 thread=140382094939712 allocator.c:53)]: Device 0 OOM 3171158016 / 3145728000',
+      },
+      {
         category: 'gpu-oom',
         summary: 'A Vulkan allocation found no GPU memory left (headless rendering, simulators)',
         says: /\bVK_ERROR_OUT_OF_DEVICE_MEMORY\b|VkResult: ERROR_OUT_OF_DEVICE_MEMORY\b/,
@@ -488,8 +520,8 @@ export const VOCABULARY: readonly Software[] = [
         summary: 'A CUDA allocation failed: the GPU ran out of memory',
         // Programs print the runtime's string in their own frames ("CUDA error 2: …", "CUDA error
         // !!!!! <…> !!!!!"): only marks and numbers between the words and the string.
-        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA (?:runtime |driver )?error[^A-Za-z\n]{1,40}out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
-        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); NVIDIA/warp warp/native/cuda_util.cpp (check_cuda_result: "Warp CUDA error %u: %s (in function %s, %s:%d)"); SPECFEM/specfem3d src/gpu/helper_functions.cu (print_CUDA_error_if_any: "CUDA error !!!!! <%s> !!!!!" with cudaGetErrorString); InternLM/lmdeploy src/turbomind/utils/cuda_utils.h (check: "[TM][ERROR] CUDA runtime error: %s %s:%d" with cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
+        says: /Cuda failure (?:\d+ )?'out of memory'|CUDA (?:runtime |driver )?error[^A-Za-z\n]{1,40}out of memory|CUDA runtime error in ::?\w{1,60}\([^\n]{0,300}?\): out of memory|cudaErrorMemoryAllocation|CUDA error \d{1,4} at \S{1,1024}: out of memory/,
+        source: `NVIDIA/nccl src/include/checks.h, src/include/cudawrap.h ("Cuda failure %d '%s'"); ggml-org/llama.cpp ggml-cuda.cu before 2024 (CUDA_CHECK: "CUDA error %d at %s:%d: %s" with cudaGetErrorString); NVIDIA/warp warp/native/cuda_util.cpp (check_cuda_result: "Warp CUDA error %u: %s (in function %s, %s:%d)"); SPECFEM/specfem3d src/gpu/helper_functions.cu (print_CUDA_error_if_any: "CUDA error !!!!! <%s> !!!!!" with cudaGetErrorString); InternLM/lmdeploy src/turbomind/utils/cuda_utils.h (check: "[TM][ERROR] CUDA runtime error: %s %s:%d" with cudaGetErrorString); NVIDIA/TensorRT-LLM cpp/include/tensorrt_llm/common/cudaUtils.h (check: "[TensorRT-LLM][ERROR] CUDA runtime error in %s: %s", the call and cudaGetErrorString); ${CUDA_RUNTIME_DOC}`,
         example: "node-1:3131:3190 [2] enqueue.cc:1556 NCCL WARN Cuda failure 2 'out of memory'",
       },
       {
@@ -571,6 +603,13 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Host memory allocators',
     entries: [
+      {
+        category: 'host-oom',
+        summary: "SGLang's hierarchical KV cache asked for more host memory than the machine has free",
+        says: /Not enough host memory available\. Requesting /,
+        source: 'sgl-project/sglang python/sglang/srt/mem_cache/memory_pool_host.py (HostKVCache: ValueError(f"Not enough host memory available. Requesting {…} GB but only have {…} GB free. Please reduce the size of the hierarchical cache."))',
+        example: 'ValueError: Not enough host memory available. Requesting 40.00 GB but only have 44.87 GB free. Please reduce the size of the hierarchical cache.',
+      },
       {
         category: 'host-oom',
         summary: 'The program could not get the host memory it needed (its own out-of-CPU-memory error)',
@@ -684,6 +723,33 @@ export const VOCABULARY: readonly Software[] = [
         example: 'Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error',
       },
       {
+        // NVML's answer for a GPU it can no longer reach, through pynvml (torch.cuda's memory
+        // queries use it): the fault is the GPU's, which the node's kernel log names.
+        category: 'cuda',
+        kind: 'report',
+        transient: true,
+        summary: "NVML could not reach a GPU (lost, or an unknown error getting its handle): a GPU fault",
+        says: /pynvml\.NVMLError_(?:GpuIsLost|Unknown)\b/,
+        source: 'NVIDIA NVML API reference https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html (NVML_ERROR_GPU_IS_LOST, NVML_ERROR_UNKNOWN); pynvml (nvidia-ml-py) pynvml.py (NVMLError subclasses named from the return code: NVMLError_GpuIsLost, NVMLError_Unknown)',
+        example: 'pynvml.NVMLError_Unknown: Unknown Error',
+      },
+      {
+        category: 'cuda',
+        summary: "The node's fabric manager is of another version than its GPU driver (NVSwitch systems need both from one driver release)",
+        says: /fabric manager NVIDIA GPU driver interface version \S{1,40} don't match with driver version/,
+        source: 'NVIDIA Fabric Manager user guide https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html (the fabric manager and the driver must be the same version; nv-fabricmanager refuses to start otherwise, quoted as it prints)',
+        example: "fabric manager NVIDIA GPU driver interface version 590.48.01 don't match with driver version 580.126.09.",
+      },
+      {
+        // Changing MIG mode needs a GPU reset, which some platforms (passthrough VMs, GPUs in use)
+        // do not allow: the node's GPU cannot take the configuration until it is rebooted.
+        category: 'cuda',
+        summary: "The GPU could not be reset to apply its MIG mode (the platform does not support a reset, or the GPU is in use)",
+        says: /Resetting GPU [\dA-Fa-f:.]{1,20} is not supported|GPU [\dA-Fa-f:.]{1,20}: In use by another client/,
+        source: 'nvidia-smi --gpu-reset (closed source; its refusals as printed), NVIDIA Multi-Instance GPU user guide https://docs.nvidia.com/datacenter/tesla/mig-user-guide/ (a MIG mode change takes effect after a GPU reset; on some platforms only a reboot)',
+        example: 'Resetting GPU 00000000:00:04.0 is not supported.',
+      },
+      {
         // The device plugin's discovery found neither NVML nor a Tegra GPU in its own container:
         // the node's container runtime does not give it the NVIDIA libraries (no nvidia runtime
         // or RuntimeClass). The node's set-up, not any workload.
@@ -721,11 +787,21 @@ export const VOCABULARY: readonly Software[] = [
         example: "ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'",
       },
       {
-        // Xid 13, 31, 43 and 45 come from what a process did on the GPU (an illegal access, a
-        // kernel stopped, the driver cleaning up its channels), or follow a fault reported under
-        // another Xid: a hardware Xid beside them is the failure.
+        // The driver names the hardware Xid that this application Xid follows: the fault is that
+        // one's, and a sound GPU (another node) is what the job needs.
         category: 'cuda',
         transient: true,
+        summary: "The GPU driver stopped a process's GPU work after a hardware fault it names (an earlier Xid)",
+        says: /\bXid \([^)\n]{1,40}\): (?:13|31|43|45),[^\n]{0,300}?caused by previous Xid \d{1,3}/,
+        source: 'NVIDIA Xid errors https://docs.nvidia.com/deploy/xid-errors/ (Xid 45 "preemptive cleanup, due to previous errors"; the driver appends "caused by previous Xid N")',
+        example: 'kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149',
+      },
+      {
+        // Xid 13, 31, 43 and 45 come from what a process did on the GPU (an illegal access, a
+        // kernel stopped, the driver cleaning up its channels), or follow a fault reported under
+        // another Xid: a hardware Xid beside them is the failure. Alone, the same program meets the
+        // same fault again: not a reason to retry.
+        category: 'cuda',
         secondary: true,
         summary: "The GPU driver stopped a process's GPU work (an application fault, or the cleanup after an earlier fault)",
         says: /\bXid \([^)\n]{1,40}\): (?:13|31|43|45),/,
@@ -754,7 +830,7 @@ export const VOCABULARY: readonly Software[] = [
         // nodes' modes, not the GPU.
         category: 'permission',
         summary: 'NVML refused the container access to the GPU (insufficient permissions on its device nodes)',
-        says: /nvml error: insufficient permissions|NVML_ERROR_NO_PERMISSION|Failed to initialize NVML: Insufficient Permissions/,
+        says: /nvml error: insufficient permissions|NVML_ERROR_NO_PERMISSION|NVMLError_NoPermission\b|Failed to initialize NVML: Insufficient Permissions/,
         source: 'NVIDIA NVML API reference https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html (NVML_ERROR_NO_PERMISSION, nvmlErrorString "Insufficient Permissions"); NVIDIA/libnvidia-container src/nvc.c (errors as "nvml error: %s", lower-cased by nvidia-container-cli)',
         example: 'nvidia-container-cli.real: initialization error: nvml error: insufficient permissions: unknown',
       },
@@ -1083,7 +1159,8 @@ export const VOCABULARY: readonly Software[] = [
         category: 'nccl',
         beforeCascades: true,
         summary: 'NCCL found no usable network interface',
-        says: /No usable listening interface found|NET\/Socket : no interface found|Bootstrap : no socket interface found|No interface found in the same subnet as remote address/,
+        // Bootstrap's "no socket interface found" is the job's interface setting (a config entry).
+        says: /No usable listening interface found|NET\/Socket : no interface found|No interface found in the same subnet as remote address/,
         source: 'NVIDIA/nccl src/bootstrap.cc ("NET/Socket : No usable listening interface found"), src/transport/net_socket.cc ("NET/Socket : no interface found"), src/misc/socket.cc',
         example: 'node-0:51:51 [0] bootstrap.cc:41 NCCL WARN NET/Socket : No usable listening interface found',
       },
@@ -1530,6 +1607,22 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Processes and threads',
     entries: [
+      {
+        category: 'crash',
+        summary: 'A process crashed on a signal (systemd-coredump\'s report of the dump)',
+        says: /^\s{0,16}Signal: (?:11 \(SEGV\)|6 \(ABRT\)|7 \(BUS\)|4 \(ILL\)|8 \(FPE\))/,
+        source: 'systemd/systemd src/coredump/coredumpctl.c (print_info: "Signal: %s (%s)", the number and its name)',
+        example: '        Signal: 11 (SEGV)',
+      },
+      {
+        // bash's arithmetic `[[ … ]]` on a value that is not a number: the start script read a
+        // command's output it did not expect, a bug in the script.
+        category: 'other',
+        summary: "A shell script's test got a word where it expected a number (the script misread a command's output): a bug in the script",
+        says: /: syntax error: operand expected \(error token is /,
+        source: 'bminor/bash expr.c (evalerror(_("syntax error: operand expected")), with "(error token is \"%s\")")',
+        example: '/opt/start.sh: line 79: [[: [Insufficient: syntax error: operand expected (error token is "[Insufficient")',
+      },
       {
         // pthread_create(3) fails with EAGAIN when the process or thread limit is reached (the
         // container's pids limit, RLIMIT_NPROC): the job asks for more threads than its limits
@@ -2075,6 +2168,24 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        // NCCL_SOCKET_IFNAME (or the pod's network) leaves NCCL no interface to bootstrap on: the
+        // job's network setting names an interface the container does not have.
+        category: 'config',
+        summary: "NCCL found no network interface to start on (NCCL_SOCKET_IFNAME names none the container has)",
+        says: /Bootstrap : no socket interface found/,
+        source: 'NVIDIA/nccl src/bootstrap.cc (bootstrapNetInit: WARN("Bootstrap : no socket interface found")), NCCL environment variables https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html (NCCL_SOCKET_IFNAME)',
+        example: "invalid usage ... Last NCCL warning(error): 'Bootstrap : no socket interface found'",
+      },
+      {
+        // `ray start --address=$HEAD:6379` with $HEAD empty: the command never named the head.
+        category: 'config',
+        summary: "Ray was started with no head address (only a port): the command's head-node variable is empty",
+        says: /Failed to connect to GCS at address :\d{2,5} /,
+        source: 'ray-project/ray src/ray/gcs/gcs_client/gcs_client.cc and src/ray/rpc/gcs_server/gcs_rpc_client.h ("Failed to connect to GCS at address %s within %d seconds."; the address is host:port)',
+        example: '[2025-07-23 10:05:49,679 W 51000 51000] gcs_rpc_client.h:151: Failed to connect to GCS at address :6379 within 5 seconds.',
+        evenInNoise: 'Failed to connect to GCS at address :',
+      },
       {
         category: 'config',
         summary: "DeepSpeed's ZeRO stage 3 cannot skip gradient synchronisation (no_sync), which the trainer's gradient accumulation asked for",
