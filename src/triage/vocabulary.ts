@@ -1509,6 +1509,17 @@ export const VOCABULARY: readonly Software[] = [
         example: "/usr/bin/env: 'bash\r': No such file or directory",
       },
       {
+        // bash quotes a command word holding a carriage return as $'\r' (a script saved with
+        // Windows line ends); the rest of its message is in the locale's language.
+        category: 'config',
+        summary: "A shell script has Windows line ends: bash reads each carriage return as a command ($'\\r': command not found)",
+        // The colon after it comes in the locale's width (a full-width one in Chinese): a lookahead,
+        // so the literal the prefilter looks for is the quoted carriage return alone.
+        says: /\$'\\r'(?=[:\uff1a])/,
+        source: 'bminor/bash execute_cmd.c (internal_error(_("%s: command not found"), …) with the word quoted by ansic_quote, so a lone carriage return prints as $\'\\r\'; the message is translated, e.g. zh_CN "未找到命令")',
+        example: "./train.sh: line 2: $'\\r': command not found",
+      },
+      {
         category: 'config',
         summary: "The container's command could not be executed (missing, another architecture, no interpreter)",
         says: /exec user process caused|^exec \S{1,300}: (?:no such file or directory|exec format error)/,
@@ -2168,6 +2179,44 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        category: 'config',
+        summary: "Hydra found no primary config file of that name in its search path (the command's config name or path)",
+        says: /MissingConfigException: Cannot find primary config /,
+        source: 'facebookresearch/hydra hydra/_internal/config_loader_impl.py (MissingConfigException(f"Cannot find primary config \'{config_name}\'. Check that it\'s in your config search path."))',
+        example: "hydra.errors.MissingConfigException: Cannot find primary config 'configs/train/custom.yaml'. Check that it's in your config search path.",
+      },
+      {
+        category: 'config',
+        summary: "The Trainer's --deepspeed names a config file that does not exist (or is not a dict or base64 string)",
+        says: /Expected a string path to an existing deepspeed config, or a dictionary/,
+        source: 'huggingface/transformers src/transformers/integrations/deepspeed.py (HfDeepSpeedConfig, from accelerate\'s DeepSpeedConfig: ValueError("Expected a string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: …"))',
+        example: 'ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds_config_zero2.json',
+      },
+      {
+        category: 'config',
+        summary: "DeepSpeed's config check refused a value of the job's DeepSpeed config",
+        says: /validation errors? for DeepSpeed\w{0,40}Config\b/,
+        source: 'deepspeedai/DeepSpeed deepspeed/runtime/config_utils.py (DeepSpeedConfigModel, a pydantic model: pydantic raises "N validation error(s) for DeepSpeedZeroConfig" with the field and the reason)',
+        example: 'pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedZeroConfig',
+      },
+      {
+        // What sbatch prints at submission is the controller's (or the site's job_submit
+        // plugin's) refusal of the request: a partition, account, GPU or time the job asks for.
+        category: 'config',
+        summary: "Slurm refused to accept the job as submitted (its partition, account, GPUs or limits)",
+        says: /\b(?:sbatch|salloc): error: (?!Slurm temporarily unable|Socket timed out|slurm_receive_msg|Batch job submission failed: Socket)/,
+        source: 'SchedMD/slurm src/sbatch/sbatch.c (error("Batch job submission failed: %s", slurm_strerror(errno))), src/plugins/job_submit (a site plugin\'s message to the user, printed by sbatch as "sbatch: error: …")',
+        example: "sbatch: error: Batch job submission failed: Requested node configuration is not available",
+      },
+      {
+        // kubectl and the API server refuse a manifest they cannot read: the workload's YAML.
+        category: 'config',
+        summary: 'The workload\'s manifest is not valid Kubernetes (an unknown field, a value of the wrong type)',
+        says: /error validating data: \[?ValidationError\(|error: unable to decode "[^"\n]{1,300}": |cannot be handled as a \w{1,60}: (?:json|strict decoding error): /,
+        source: 'kubernetes/kubectl pkg/cmd/util/helpers.go and k8s.io/kubectl pkg/validation ("error validating data: %v", ValidationError(…): unknown field), k8s.io/cli-runtime pkg/resource/visitor.go ("unable to decode %q: %v"); kubernetes/apiserver pkg/endpoints/handlers/rest.go ("%s in version %q cannot be handled as a %s: %v")',
+        example: 'error: error validating "job.yml": error validating data: [ValidationError(Job.spec.template.spec): unknown field "computeResources" in io.k8s.api.core.v1.PodSpec]',
+      },
       {
         // NCCL_SOCKET_IFNAME (or the pod's network) leaves NCCL no interface to bootstrap on: the
         // job's network setting names an interface the container does not have.

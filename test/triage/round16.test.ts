@@ -94,6 +94,41 @@ const CASES: Record<string, LogCase> = {
     category: 'cuda',
     transient: true,
   },
+  "bash's quoted carriage return is a script with Windows line ends, in any locale": {
+    log: ["./tools/dist_train.sh: \u884c 2: $'\\r'\uff1a\u672a\u627e\u5230\u547d\u4ee4", "': [Errno 2] No such file or directoryle '"],
+    line: 1,
+    category: 'config',
+  },
+  "Hydra without the primary config the command names is configuration, not a data path": {
+    log: ["hydra.errors.MissingConfigException: Cannot find primary config 'configs/sam2.1_training/custom.yaml'. Check that it's in your config search path."],
+    line: 1,
+    category: 'config',
+  },
+  "the Trainer's --deepspeed naming a file that is not there": {
+    log: ['ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds_config_zero2.json'],
+    line: 1,
+    category: 'config',
+  },
+  "DeepSpeed's config check refusing a fractional bucket size": {
+    log: ['pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedZeroConfig', 'stage3_prefetch_bucket_size', '  Input should be a valid integer, got a number with a fractional part [type=int_from_float, input_value=15099494.4, input_type=float]'],
+    line: 1,
+    category: 'config',
+  },
+  "Slurm refusing a submission is the job's request, not a missing file": {
+    log: ['sbatch: error: Cannot find GPU specification, you may not submit a job', 'not requesting GPUs in a non-CPU partition, partition: batch'],
+    line: 1,
+    category: 'config',
+  },
+  "a manifest Kubernetes cannot read is the workload's YAML": {
+    log: ['error: error validating "job-2.yml": error validating data: [ValidationError(Job.spec.template.spec): unknown field "computeResources" in io.k8s.api.core.v1.PodSpec]'],
+    line: 1,
+    category: 'config',
+  },
+  "Helm's announcement gives its place to the API server's reason under it": {
+    log: ['Error: INSTALLATION FAILED: 1 error occurred:', '\t* Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field ResourceRequirements.spec.template.spec.containers.resources.limits of type v1.ResourceList'],
+    line: 2,
+    category: 'config',
+  },
 };
 
 describe('round 16: the first run on new logs', () => {
