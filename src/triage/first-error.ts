@@ -211,6 +211,9 @@ function displayOf(raw: string): string {
   return cutSegment(lastRedraw(raw));
 }
 
+/** A Python traceback's frame line, indented as Python prints it. */
+const INDENTED_FRAME = /^\s{1,8}File "[^"\n]{1,2000}", line \d{1,9}, in /;
+
 export class FirstErrorScanner {
   private readonly fixedSource: LogSource;
   private byteMode: boolean | undefined;
@@ -541,6 +544,9 @@ export class FirstErrorScanner {
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = this.classify(rest);
     if (!found) return;
+    // The source line under a frame of a traceback whose header the paste cut (`    return
+    // TCPStore(` after its `File "…", line 174, in _create_c10d_store`): code, not the error.
+    if (/^\s/.test(rest) && this.afterIndentedFrame(writer)) return;
     this.vote(rest, lineNumber, hit);
     const candidate = this.consider(found, seg, lineNumber, source, writer);
     if (isExceptionLine(rest)) {
@@ -783,6 +789,14 @@ export class FirstErrorScanner {
 
   private isKeyLine(lineNumber: number): boolean {
     return this.keyRanges.some((r) => lineNumber >= r.start && lineNumber <= r.end);
+  }
+
+  /** Whether the line before the current one is a traceback's frame line, of the same writer. */
+  private afterIndentedFrame(writer: string): boolean {
+    const previous = this.linesBefore(1)[0];
+    if (!previous) return false;
+    const split = splitPrefix(stripAnsi(previous.text));
+    return split.writer === writer && INDENTED_FRAME.test(split.rest);
   }
 
   /** Up to `count` lines before the current one, from the current text and then history. */

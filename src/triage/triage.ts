@@ -7,7 +7,7 @@ import { splitPrefix } from './line-prefix.js';
 import { givesPlaceToDetail, TIER } from './precedence.js';
 import { marker } from './redact.js';
 import { forCodeBlock, safeLine } from './sanitize.js';
-import { announcesDetail, classifyLine, droppedForItsLevel } from './signatures.js';
+import { announcesDetail, classifyLine, droppedForItsLevel, isExceptionLine } from './signatures.js';
 import type { FirstError, LogSource, TriageHints, TriageResult } from './types.js';
 
 /** Room for the snippet inside a 3000-character section, with its fences and a heading. */
@@ -90,6 +90,22 @@ function firstSaid(best: Candidate): RawLine {
   return best.before.find(same) ?? best.line;
 }
 
+/** A line that breaks off after a comma: the sentence goes on in the next line. */
+const BROKEN_OFF = /,\s*$/;
+
+/**
+ * The exception line whose message the chosen line continues: an exception printed with its
+ * message wrapped after a comma (vLLM's `ValueError: To serve at least one request with the
+ * model's max seq len (1048576),` and the amounts on the next line). People look at the
+ * exception's own line; the words that were recognised are the rest of its sentence.
+ */
+function wrappedException(best: Candidate): RawLine | undefined {
+  const previous = best.before[best.before.length - 1];
+  if (!previous || previous.secret || previous.lineNumber !== best.line.lineNumber - 1) return undefined;
+  const { writer, rest } = splitPrefix(stripAnsi(previous.text));
+  return writer === best.writer && BROKEN_OFF.test(rest) && isExceptionLine(rest) ? previous : undefined;
+}
+
 /** Ends a sentence (or a label before its value): a line after it starts one of its own. */
 const SENTENCE_END = /[.!?:;)\]]\s*$/;
 /** A line that goes on with the sentence of the line before: a lowercase word first (not a `label:`). */
@@ -144,7 +160,7 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category && e.kind !== 'report')
         : undefined;
     const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision)
-      || (best.classification.tier === TIER.mention ? sentenceStart(best) : firstSaid(best));
+      || (best.classification.tier === TIER.mention ? sentenceStart(best) : wrappedException(best) ?? firstSaid(best));
     return inContext(best, shown);
   }
   // No line was recognised and the guess decided: the line it rests on is the one to read.

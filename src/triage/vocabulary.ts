@@ -673,6 +673,22 @@ export const VOCABULARY: readonly Software[] = [
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
       {
+        category: 'cuda',
+        summary: "JAX found a CUDA library older than the one it was built against (cuDNN, cuBLAS, cuSOLVER…), or could not query its version",
+        says: /Found (?:cuDNN|cuSOLVER|cuBLAS|cuFFT|cuSPARSE|CUDA|CUPTI|NCCL) version \d{1,9}, but JAX was built against version \d{1,9}|operation cu\w{2,20}GetVersion\([^)\n]{0,60}\) failed: /,
+        source: 'jax-ml/jax jax_plugins/cuda/__init__.py and jax/_src/xla_bridge.py (_version_check: "Found {name} version {version}, but JAX was built against version {build_version}, which is newer. The copy of {name} that is installed must be at least as new…"), jaxlib/cuda/versions_helpers.cc ("operation %s failed: %s")',
+        example: "Unable to initialize backend 'cuda': Found cuSOLVER version 11002, but JAX was built against version 11401, which is newer.",
+      },
+      {
+        // XLA's PTX compiler CHECKs what it needs from ptxas and the driver; a failed CHECK there
+        // is the CUDA toolkit or driver in the image not able to compile for this GPU.
+        category: 'cuda',
+        summary: "XLA's GPU compiler could not compile for this GPU with the CUDA toolkit or driver it found",
+        says: /nvptx_compiler\.cc:\d{1,6}\] Check failed: |PTX version \d{1,2}\.\d{1,2} does not support target 'sm_\d{2,3}[af]?'/,
+        source: 'openxla/xla xla/service/gpu/nvptx_compiler.cc (its CHECKs on the ptxas and driver it compiles with); llvm/llvm-project llvm/lib/Target/NVPTX/NVPTXSubtarget.cpp ("PTX version %s does not support target \'%s\'. Minimum required PTX version is %s.")',
+        example: "2024-02-27 16:32:33.075782: F external/xla/xla/service/gpu/nvptx_compiler.cc:614] Check failed: options.is_autotuning_compilation",
+      },
+      {
         // TensorFlow's StreamExecutor has no DNN support when the cuDNN it was built against did
         // not load (an older one on the machine): the op that needs it fails with this.
         category: 'cuda',
@@ -1061,6 +1077,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'NCCL, Horovod, Open MPI',
     entries: [
+      {
+        // JAX's multi-host runs meet through XLA's coordination service (gRPC): a task that does not
+        // register, misses a barrier or comes back restarted is the job's processes not meeting.
+        category: 'nccl',
+        summary: "JAX's processes could not meet through XLA's coordination service (a task missing, late or restarted)",
+        says: /unexpectedly tried to connect with a different incarnation|Barrier timed out\. (?:Barrier_id|Id): |Coordination service agent in error status: |cluster registration failed|WatchTasksAsync failed for task \d/,
+        source: 'openxla/xla xla/tsl/distributed_runtime/coordination/coordination_service.cc ("%s unexpectedly tried to connect with a different incarnation. It has likely restarted.", "Barrier timed out. Id: %s", "Stopping coordination service as cluster registration failed"), coordination_service_agent.cc, xla/pjrt/distributed/client.cc ("Coordination service agent in error status: %s")',
+        example: 'jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed out task names:',
+      },
       {
         category: 'nccl',
         summary: "The NCCL watchdog found a collective hung and ended the rank (another rank stopped taking part)",
@@ -1475,6 +1500,13 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Shells and container start',
     entries: [
       {
+        category: 'config',
+        summary: "The container's command is not in the image (or not on its PATH)",
+        says: /executable file [`'"][^`'"\n]{1,200}[`'"] not found in \$PATH/,
+        source: 'containers/crun src/libcrun/linux.c (libcrun_error: "executable file `%s` not found in $PATH"), the runtime CRI-O runs on many clusters; runc\'s own form is Go os/exec\'s "exec: %q: executable file not found in $PATH"',
+        example: 'container create failed: executable file `lmcache_experimental_server` not found in $PATH: No such file or directory',
+      },
+      {
         // Apptainer's --nvccli runs nvidia-container-cli, which it refuses from its setuid starter
         // (too risky as root): the command asks for a GPU set-up this installation does not allow.
         category: 'config',
@@ -1710,6 +1742,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        // The download came back as something else (a quota page from Google Drive, a cut file):
+        // the dataset's source did not serve the data.
+        category: 'data-path',
+        summary: 'A TensorFlow Datasets download is not the file it should be (its checksum and size differ: a quota or error page, a cut download)',
+        says: /NonMatchingChecksumError: /,
+        source: 'tensorflow/datasets tensorflow_datasets/core/download/download_manager.py (NonMatchingChecksumError: "Artifact %s, downloaded to %s, has wrong checksum")',
+        example: 'NonMatchingChecksumError: Artifact https://drive.google.com/uc?export=download&id=1vRY, downloaded to /root/tensorflow_datasets/downloads/ucexport_download, has wrong checksum.',
+      },
       {
         // S3 (and services speaking its API) asks the client to slow down with 503 SlowDown once
         // botocore's retries are spent: the same request later succeeds.
@@ -2179,6 +2220,21 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        category: 'config',
+        summary: "transformers was given both load_in_4bit/8bit and a quantization_config (one or the other)",
+        says: /You can't pass `load_in_4bit`or `load_in_8bit` as a kwarg when passing `quantization_config`/,
+        source: 'huggingface/transformers src/transformers/modeling_utils.py (from_pretrained: ValueError("You can\'t pass `load_in_4bit`or `load_in_8bit` as a kwarg when passing `quantization_config` argument at the same time."))',
+        example: "ValueError: You can't pass `load_in_4bit`or `load_in_8bit` as a kwarg when passing `quantization_config` argument at the same time.",
+      },
+      {
+        // The repository's own code must run to load it, and the command did not allow it.
+        category: 'config',
+        summary: "The model or dataset needs its own code to load, and the command did not pass trust_remote_code=True",
+        says: /contains custom code which must be executed to correctly load|requires you to execute the (?:configuration|modeling|dataset) file in that repo on your local machine/,
+        source: 'huggingface/datasets src/datasets/load.py (resolve_trust_remote_code: "The repository for %s contains custom code which must be executed to correctly load the dataset."); huggingface/transformers src/transformers/dynamic_module_utils.py (resolve_trust_remote_code: "… requires you to execute the configuration file in that repo on your local machine.")',
+        example: 'ValueError: The repository for mteb/amazon_counterfactual contains custom code which must be executed to correctly load the dataset. You can inspect the repository content at https://hf.co/datasets/mteb/amazon_counterfactual.',
+      },
       {
         category: 'config',
         summary: "Hydra found no primary config file of that name in its search path (the command's config name or path)",
