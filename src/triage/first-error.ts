@@ -19,6 +19,7 @@ import {
   WHAT_LINE,
   classifyExceptionLine,
   classifyLine,
+  droppedForItsLevel,
   isExceptionLine,
   raisedException,
   type Classification,
@@ -234,6 +235,8 @@ export class FirstErrorScanner {
    * chosen only when no line says anything, since any line that states a cause is better.
    */
   private header: Candidate | undefined;
+  /** An error relayed at info level was taken as a stand-in (at most one per log). */
+  private relayedAtInfo = false;
   private awaiting: Candidate[] = [];
   /**
    * The last `raise Name(…)` source line, as the candidate it would be if the paste was cut
@@ -543,7 +546,19 @@ export class FirstErrorScanner {
     if (exitCode) this.describedExitCode = { code: Number(exitCode[1]), text: seg, lineNumber };
     this.rememberRaise(rest, seg, lineNumber, source, writer, false);
     const found = this.classify(rest);
-    if (!found) return;
+    if (!found) {
+      // A wrapper that relays a job's output at info level (a training GUI, a workflow engine's
+      // pod log) hides the job's error behind its own level. While nothing else is a candidate,
+      // such an error stands in, as a secondary line that any real error outranks.
+      if (!this.relayedAtInfo && !this.best.some(Boolean) && INFO_LEVEL.test(rest)) {
+        const relayed = droppedForItsLevel(rest);
+        if (relayed) {
+          this.relayedAtInfo = true;
+          this.consider({ ...relayed, tier: TIER.secondary }, seg, lineNumber, source, writer);
+        }
+      }
+      return;
+    }
     // The source line under a frame of a traceback whose header the paste cut (`    return
     // TCPStore(` after its `File "…", line 174, in _create_c10d_store`): code, not the error.
     if (/^\s/.test(rest) && this.afterIndentedFrame(writer)) return;

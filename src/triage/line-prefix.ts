@@ -2,7 +2,8 @@ import type { LogSource } from './types.js';
 
 /**
  * The prefixes that launchers and `kubectl logs` put before a line: timestamps (`--timestamps`;
- * on the node's container log files, `<time> stderr F ` of the CRI logging format, kubernetes
+ * on the node's container log files, `<time> stderr F ` of the CRI logging format (and Docker
+ * Desktop's `<time>\tstdout `), kubernetes
  * pkg/kubelet/kuberuntime/logs/logs.go parseCRILog), `[pod/NAME/CONTAINER]` (`--prefix`),
  * torchrun's `[rank3]:` and `[default3]:`, pdsh's `worker-1: `, mpirun's `--tag-output`
  * (`[1,3]<stderr>:`), the Kubernetes e2e framework's dump of a namespace's events
@@ -17,7 +18,7 @@ import type { LogSource } from './types.js';
  * rank when ranks interleave, and tells which rank a line came from.
  */
 const PREFIX_PART =
-  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+(?:std(?:out|err) [FP] )?)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d{3}: INFO: At .{1,80}? - event for [^:\s]{1,253}: \{[^}]{0,300}\} |\((?:[A-Za-z_][\w.-]{0,80},? )?pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) ?|\(raylet(?:, ip=[\d.]{7,15})?\) |(?:> ?){1,8}|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\] |([|\u2502\u2503]) /y;
+  /(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[.,\d]*(?:Z|[+-]\d\d:?\d\d)?\s+(?:std(?:out|err)(?: [FP])?\s)?)|\[pod\/([^/\]\s]+)\/([^\]\s]+)\]\s+|\[(?:rank|default)(\d+)\]:\s?|([A-Za-z][\w-]*-\d+): |\[\d+,(\d+)\]<std(?:out|err)>:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d{3}: INFO: At .{1,80}? - event for [^:\s]{1,253}: \{[^}]{0,300}\} |\((?:[A-Za-z_][\w.-]{0,80},? )?pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) ?|\(raylet(?:, ip=[\d.]{7,15})?\) |(?:> ?){1,8}|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\] |([|\u2502\u2503]) /y;
 
 /** A box drawn inside a box's line: rich's source listing (`\u2502   21 \u2502   \u2502 code`, `\u2771` on the failing line). */
 const NESTED_BOX = /[\u2502\u2503\u2771]/;

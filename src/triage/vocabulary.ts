@@ -408,6 +408,16 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Ray',
     entries: [
       {
+        // Logged at warning level while the driver waits: the node's raylet never joined the
+        // head (ray start not run there, or a network between them that does not connect).
+        category: 'nccl',
+        summary: "Ray's driver waits for processes that never registered with the head node's GCS (a node that did not join)",
+        says: /Some processes that the driver needs to connect to have not registered with GCS/,
+        source: 'ray-project/ray src/ray/gcs/gcs_client/global_state_accessor.cc (RAY_LOG(WARNING) "Some processes that the driver needs to connect to have not registered with GCS, so retrying. Have you run \'ray start\' on this node?")',
+        example: "[2023-10-24 03:59:58,924 W 8 8] global_state_accessor.cc:401: Some processes that the driver needs to connect to have not registered with GCS, so retrying. Have you run 'ray start' on this node?",
+        evenInNoise: 'have not registered with GCS',
+      },
+      {
         category: 'scheduling',
         summary: "vLLM's Ray placement group waits for GPUs the cluster cannot give it yet",
         says: /The number of required GPUs exceeds the total number of available GPUs in the placement group|Waiting for creating a placement group of specs for \d{1,6} seconds/,
@@ -1021,8 +1031,8 @@ export const VOCABULARY: readonly Software[] = [
         // it (dev2's five DeepSpeed build failures), not a Python package; not a data path.
         category: 'cuda',
         summary: 'An extension could not be built: a CUDA header or library is missing from the image',
-        says: /fatal error: (?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nvToolsExt|nccl)\w{0,40}\.h: No such file or directory|cannot find -l(?:cuda|cudart|cublas|cudnn|nccl|nvrtc)\b/,
-        source: 'GCC libcpp/files.cc (a missing #include: "fatal error: %s: No such file or directory"); binutils ld/ldfile.c ("cannot find -l%s"); the names are the CUDA toolkit\'s (https://docs.nvidia.com/cuda/cuda-runtime-api/, libcuda, libcudart)',
+        says: /fatal error: (?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nvToolsExt|nccl)\w{0,40}\.h: No such file or directory|cannot find -l(?:cuda|cudart|cublas|cudnn|nccl|nvrtc)\b|\/bin\/nvcc: (?:not found|No such file or directory)/,
+        source: 'GCC libcpp/files.cc (a missing #include: "fatal error: %s: No such file or directory"); binutils ld/ldfile.c ("cannot find -l%s"); a shell that cannot run the toolkit\'s compiler ("/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found", dash\'s "%s: not found"); the names are the CUDA toolkit\'s (https://docs.nvidia.com/cuda/cuda-runtime-api/, libcuda, libcudart)',
         example: 'csrc/includes/gemm_test.h:6:10: fatal error: cuda_profiler_api.h: No such file or directory',
       },
       {
@@ -1677,6 +1687,17 @@ export const VOCABULARY: readonly Software[] = [
         example: 'OpenBLAS blas_thread_init: pthread_create failed for thread 12 of 64: Resource temporarily unavailable',
       },
       {
+        // DeepSpeed's launcher logs, at info level, each worker it kills once one has exited:
+        // the exiting worker's own error says why, and this stands in when the paste has none.
+        category: 'other',
+        secondary: true,
+        summary: "DeepSpeed's launcher killed its workers after one of them exited (that worker's own log says why)",
+        says: /sigkill_handler\] Killing subprocess \d{1,10}/,
+        source: 'deepspeedai/DeepSpeed deepspeed/launcher/launch.py (sigkill_handler: logger.info(f"Killing subprocess {process.pid}"), then "… exits with return code = {code}")',
+        example: '[2024-01-22 16:50:49,553] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 1080504',
+        evenInNoise: 'Killing subprocess',
+      },
+      {
         // The agent logs the signal it got at warning level before it passes it to its workers:
         // something outside the job (a closed terminal, a deleted pod, the scheduler) ended it,
         // and only the sender knows why. Stands in when the paste ends before the exception, and
@@ -1695,7 +1716,10 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Files and permissions',
     entries: [
       {
+        // Secondary: transformers warns and goes on (it falls back to a temporary folder); a
+        // later error says what failed, and this stands in when nothing else does.
         category: 'permission',
+        secondary: true,
         summary: 'The Hugging Face cache folder is not writable by the user the container runs as',
         says: /There was a problem when trying to write in your cache folder/,
         source: 'huggingface/transformers src/transformers/utils/hub.py (logger.warning("There was a problem when trying to write in your cache folder ({…}). You should set the environment variable TRANSFORMERS_CACHE to a writable directory."))',
@@ -1742,6 +1766,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Data and model sources',
     entries: [
+      {
+        // NIM downloads its model from NGC (or the Hub) at start-up; a file list it cannot fetch
+        // or validate is the model source not answering as it should.
+        category: 'data-path',
+        summary: "NVIDIA NIM could not fetch its model's files from NGC or the Hub (the file list, or a request to it)",
+        says: /the repo file list has not been validated|Errors fetching files: |nim_sdk::hub::repo [^\n]{0,120}error sending request for url/,
+        source: 'NVIDIA NIM for LLMs, its nim_sdk hub client (closed source; quoted as it prints: "Errors fetching files", "the repo file list has not been validated", "error sending request for url (…)") https://docs.nvidia.com/nim/large-language-models/latest/troubleshooting.html',
+        example: 'Exception: "Errors fetching files: \\nissue a download request for file: \\"config.json\\"; the repo file list has not been validated."',
+      },
       {
         // The download came back as something else (a quota page from Google Drive, a cut file):
         // the dataset's source did not serve the data.
@@ -1983,6 +2016,16 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Model servers (Text Generation Inference, Triton)',
     entries: [
       {
+        // Says only that the engine's own process failed to start: its error is above (a memory
+        // check, a kernel, a model) and, recognised, comes first; this stands in when the paste
+        // has no more, before the asyncio cancellations that follow it.
+        category: 'other',
+        summary: "vLLM's engine process failed to start (its own error, above it, says why)",
+        says: /Engine core initialization failed\. See root cause above/,
+        source: 'vllm-project/vllm vllm/v1/engine/core_client.py and utils.py (RuntimeError("Engine core initialization failed. See root cause above. Failed core proc(s): {}"))',
+        example: 'RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}',
+      },
+      {
         category: 'data-path',
         summary: 'llama.cpp could not open the GGUF model file where the command points',
         says: /gguf_init_from_file(?:_impl)?: failed to open GGUF file /,
@@ -2220,6 +2263,52 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        category: 'config',
+        summary: "DeepSpeed ZeRO-3 was combined with low_cpu_mem_usage or a device_map (ZeRO-3 places the weights itself)",
+        says: /DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`/,
+        source: 'huggingface/transformers src/transformers/modeling_utils.py (from_pretrained: ValueError("DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`."))',
+        example: 'ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`.',
+      },
+      {
+        category: 'config',
+        summary: "The DeepSpeed config and the Trainer's arguments disagree (bf16, batch sizes, the optimiser)",
+        says: /Please correct the following DeepSpeed config values that mismatch TrainingArguments values/,
+        source: 'huggingface/transformers src/transformers/integrations/deepspeed.py (HfTrainerDeepSpeedConfig.trainer_config_finalize: ValueError("Please correct the following DeepSpeed config values that mismatch TrainingArguments values:\\n…"))',
+        example: 'ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments values:',
+      },
+      {
+        category: 'config',
+        summary: "The job runs Unsloth on several GPUs, which its open-source build does not support",
+        says: /Unsloth currently does not work on multi GPU setups/,
+        source: 'unslothai/unsloth unsloth/models/llama.py and _utils.py (RuntimeError("Unsloth currently does not work on multi GPU setups - sadly we are a 2 brother team …"))',
+        example: 'RuntimeError: Unsloth currently does not work on multi GPU setups - sadly we are a 2 brother team so enabling it will require much more work, so we have to prioritize. Please understand!',
+      },
+      {
+        // A collective on a CPU tensor in a process group made for the GPUs (NCCL only): the
+        // job's choice of backend does not fit what it sends.
+        category: 'config',
+        summary: "A collective was called on a tensor whose device the process group has no backend for (a CPU tensor under NCCL)",
+        says: /No backend type associated with device type \w{1,20}/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroup.hpp (getBackend: TORCH_CHECK(false, "No backend type associated with device type ", deviceType))',
+        example: 'RuntimeError: No backend type associated with device type cpu',
+      },
+      {
+        // Two ranks allocating symmetric memory on one GPU: the job maps several ranks to the same
+        // device (as NCCL's duplicate-GPU refusal), a setting of the job.
+        category: 'config',
+        summary: "Two ranks of the job use the same GPU (symmetric memory found overlapping devices)",
+        says: /detected allocations from overlapping devices from different ranks/,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemory.cu (CUDASymmetricMemoryAllocator::rendezvous: "detected allocations from overlapping devices from different ranks.")',
+        example: 'RuntimeError: CUDASymmetricMemoryAllocator::rendezvous: detected allocations from overlapping devices from different ranks.',
+      },
+      {
+        category: 'config',
+        summary: "NeMo RL's cluster asks for more GPUs than the Ray cluster has (the job's size does not fit its allocation)",
+        says: /Not enough GPUs available\. Requested \d{1,6} GPUs, but only \d{1,6} are available in the cluster/,
+        source: 'NVIDIA-NeMo/RL nemo_rl/distributed/virtual_cluster.py (RayVirtualCluster._init_placement_groups: ValueError(f"Not enough GPUs available. Requested {…} GPUs, but only {…} are available in the cluster."))',
+        example: 'ValueError: Not enough GPUs available. Requested 16 GPUs, but only 8 are available in the cluster.',
+      },
       {
         category: 'config',
         summary: "transformers was given both load_in_4bit/8bit and a quantization_config (one or the other)",
