@@ -11,6 +11,7 @@ import {
   EXCEPTION_LINE,
   INFO_LEVEL,
   PREFILTER,
+  RENDEZVOUS_FRAME,
   RETRY_NOTICE,
   TERMINATE_ANNOUNCES,
   TIER,
@@ -20,6 +21,7 @@ import {
   classifyExceptionLine,
   classifyLine,
   droppedForItsLevel,
+  inRendezvous,
   isExceptionLine,
   raisedException,
   type Classification,
@@ -273,7 +275,7 @@ export class FirstErrorScanner {
   /** The words of the log's last error-looking lines, for the learnt reading (learnt-words.ts) when the vote gives none. */
   private readonly wordBag = new WordBag();
   /** Open Python tracebacks per writer (rank, pod), with whether they follow a chain marker. */
-  private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean }>();
+  private readonly tracebacks = new Map<string, { start: number; chained: boolean; header?: Candidate; afterFrame?: boolean; rendezvous?: boolean }>();
   private readonly chained = new Set<string>();
   private keyRanges: Array<{ start: number; end: number }> = [];
   private openKey: { start: number; end: number } | undefined;
@@ -482,6 +484,7 @@ export class FirstErrorScanner {
     if (traceback) {
       if (rest.trim() === '' || /^\s/.test(rest)) {
         // Frames and source lines; a raise among them stands in for the exception if the paste ends first.
+        if (!traceback.rendezvous && RENDEZVOUS_FRAME.test(rest)) traceback.rendezvous = true;
         this.rememberRaise(rest, seg, lineNumber, source, writer, true);
         return;
       }
@@ -490,6 +493,7 @@ export class FirstErrorScanner {
       // Frames whose indentation the paste lost, and the source line each is followed by.
       if (UNINDENTED_FRAME.test(rest)) {
         traceback.afterFrame = true;
+        if (!traceback.rendezvous && RENDEZVOUS_FRAME.test(rest)) traceback.rendezvous = true;
         return;
       }
       if (traceback.afterFrame) {
@@ -504,7 +508,8 @@ export class FirstErrorScanner {
       if (CUT_EXCEPTION_NAME.test(rest)) return;
       this.tracebacks.delete(writer);
       if (traceback.header === this.header) this.header = undefined;
-      const found = classifyExceptionLine(rest);
+      // Where it was raised says whose network failed (signatures.ts inRendezvous).
+      const found = traceback.rendezvous ? inRendezvous(classifyExceptionLine(rest)) : classifyExceptionLine(rest);
       this.vote(rest, lineNumber, hit);
       this.lastException = found;
       this.lastExceptionLine = lineNumber;

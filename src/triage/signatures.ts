@@ -100,6 +100,7 @@ export const RED_HERRINGS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /Stack trace of the failed collective not found, potentially because FlightRecorder is disabled/, why: "ProcessGroupNCCL's note, after a watchdog timeout, that it has no trace to dump; the timeout is the line before it (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)" },
   { pattern: /If this is a GPU node, did you configure the NVIDIA Container Toolkit\?|You can (?:check the prerequisites|learn how to set the runtime) at: |If this is not a GPU node, you should set up a toleration or nodeSelector/, why: "the NVIDIA device plugin's advice, logged at error level after the failure it follows (NVIDIA/k8s-device-plugin factory.go)" },
   { pattern: /^Unable to find image '[^'\s]{1,512}' locally$/, why: "docker run announcing that it pulls an image it does not have yet; a failed pull says so after it (docker/cli cli/command/container/create.go)" },
+  { pattern: /Config file "[^"\n]{1,1024}" not found - using defaults|Configuration directory could not be created and will not be used: /, why: "rclone's notices that it runs without a configuration file or directory, printed on healthy runs too (rclone/rclone fs/config/config.go); a missing remote fails later with its own error" },
 ];
 
 /**
@@ -253,6 +254,27 @@ const SERVICE_UNAVAILABLE = /\b50[234] (?:Server Error|Service Unavailable|Bad G
  */
 const NETWORK_FAILURE = /Temporary failure in name resolution|unable to resolve host address|\.\.\. failed: (?:Try again|Name or service not known|No address associated with hostname)\b|Name or service not known|nodename nor servname|Could not resolve host|Max retries exceeded|Connection (?:refused|timed out|aborted)|ConnectionResetError|ReadTimeout(?:Error)?\b|ConnectTimeout|RemoteDisconnected|TLS handshake timeout|i\/o timeout|Network is unreachable|No route to host|IncompleteRead|ChunkedEncodingError/i;
 
+const NETWORK_FAILURE_SUMMARY = 'The data or model source could not be reached over the network';
+
+/**
+ * Frames of torch.distributed's rendezvous and its store (init_process_group, the env:// and
+ * tcp:// handlers, torchelastic's rendezvous, a TCPStore being built): a traceback through
+ * them failed while the job's processes were meeting (pytorch/pytorch torch/distributed/
+ * rendezvous.py, distributed_c10d.py, elastic/rendezvous/).
+ */
+export const RENDEZVOUS_FRAME = /torch[\\/]distributed[\\/](?:rendezvous\.py|distributed_c10d\.py|elastic[\\/]rendezvous[\\/])|\bTCPStore\(/;
+
+/**
+ * Where a network failure happened says whose network it was. A workload's network failure is
+ * nearly always a fetch of its data (NETWORK_FAILURE); raised through the rendezvous's frames
+ * it is the ranks failing to reach the master (its address, its DNS name, its port): a
+ * connect failure between the job's processes, as the labelling precedence has it.
+ */
+export function inRendezvous(c: Classification): Classification {
+  if (c.category !== 'data-path' || c.summary !== NETWORK_FAILURE_SUMMARY) return c;
+  return { tier: c.tier, category: 'nccl', summary: "The job's processes could not reach the rendezvous master (its address, DNS name or port) while they met" };
+}
+
 /** The vocabulary (vocabulary.ts) as signatures: the software's own words, tried first. */
 const FROM_VOCABULARY: readonly Signature[] = VOCABULARY_ENTRIES.map((e) => ({
   category: e.category,
@@ -293,7 +315,9 @@ const GENERIC: readonly Signature[] = [
   // `Could not load cudf jni library`.
   { category: 'import', summary: 'A shared library the code loads is missing (its package is not installed, or was built for another version)', pattern: /(?:[Cc]annot|[Cc]ould not|[Uu]nable to) (?:find|load|open) (?:the )?[\w.+-]{1,60}(?: [\w.+-]{1,60}){0,2} librar(?:y|ies)\b|(?:[Cc]annot find|[Cc]ould not find|[Uu]nable to (?:find|load))\b[^\n():]{0,120}? ['"]?[^\s'"():]{0,300}\.so(?:\.\d{1,6}){0,4}\b|No such file or directory: ['"][^'"\n]{1,300}\.so(?:\.\d{1,6}){0,4}['"]/ },
   { category: 'import', summary: 'A module or library is missing or mismatched in the image', pattern: /ModuleNotFoundError|\bImportError\b|No module named|cannot import name|undefined symbol|cannot open shared object file|GLIBC\w*_[\d.]+'? not found|DistributionNotFound|VersionConflict|Could not find a version that satisfies|No matching distribution found|compiled with different CUDA (?:major )?versions|was compiled against/i },
-  { category: 'config', summary: 'The command, its arguments or a referenced secret or config is wrong', pattern: /CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCannotRun|couldn't find key \S+ in (?:Secret|ConfigMap)|(?:secrets?|configmaps?) "[^"]*" not found|Non-existent config key|Check batch related parameters|Could not parse rfc1738 URL|(?:must|should) be divisible by|executable file not found|command not found|exec format error|exec: "[^"]*": stat|: not found\s*$|error: unrecognized arguments|error: the following arguments are required|error: argument|invalid choice:|ConfigAttributeError|ConfigKeyError|ConfigCompositionException|MissingMandatoryValue|Could not override '|InterpolationResolutionError|yaml\.(?:scanner|parser|constructor)\.\w+Error|JSONDecodeError|unknown (?:flag|option|argument)\b/i },
+  // Settings that cannot go together: CPython's argparse for a mutually exclusive group (Lib/argparse.py,
+  // "argument %s: not allowed with argument %s"), and the words frameworks refuse such a pair in.
+  { category: 'config', summary: 'The command, its arguments or a referenced secret or config is wrong', pattern: /CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCannotRun|couldn't find key \S+ in (?:Secret|ConfigMap)|(?:secrets?|configmaps?) "[^"]*" not found|Non-existent config key|Check batch related parameters|Could not parse rfc1738 URL|(?:must|should) be divisible by|executable file not found|command not found|exec format error|exec: "[^"]*": stat|: not found\s*$|error: unrecognized arguments|error: the following arguments are required|error: argument|invalid choice:|ConfigAttributeError|ConfigKeyError|ConfigCompositionException|MissingMandatoryValue|Could not override '|InterpolationResolutionError|yaml\.(?:scanner|parser|constructor)\.\w+Error|JSONDecodeError|unknown (?:flag|option|argument)\b|not allowed with argument|\bmutually exclusive\b|(?:cannot|can't|can ?not|must not) be (?:used|set|specified|enabled|combined|passed) (?:together|at the same time|simultaneously)|at the same time is not allowed/i },
   { category: 'permission', summary: 'Access was denied', pattern: /\bForbidden\b|does not have [\w.]+ access|Permission '[\w.]+' denied|gated repo|AuthorizationPermissionMismatch|AuthorizationFailure|\(403\)|PermissionError|Permission denied|\bEACCES\b|Errno 13\b|Operation not permitted|\bEPERM\b|Read-only file system|\bEROFS\b|403 Forbidden|\b403 Client Error|AccessDenied|Access Denied|is forbidden:|\b401 (?:Client Error|Unauthorized)|\bUnauthorized\b|GatedRepoError|Invalid (?:user )?token|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken/i },
   { category: 'volume-mount', summary: 'A disk or volume is full', pattern: /No space left on device|Disk quota exceeded|\bENOSPC\b/i },
   { category: 'data-path', summary: 'A file or directory the command needs does not exist', pattern: /FileNotFoundError|No such file or directory|IsADirectoryError|NotADirectoryError|\bENOENT\b|Errno 2\b|DatasetNotFoundError|RepositoryNotFoundError|EntryNotFoundError|\b404 Client Error|does not exist|(?:can't|cannot|couldn't|could not|unable to) (?:find|locate|open|load)\b|not a directory|(?:file|path|directory|dataset|checkpoint|model) (?:\S+ )?not found|couldn't find it in the cached files/i },
@@ -302,7 +326,7 @@ const GENERIC: readonly Signature[] = [
   // checkpoint (torch.distributed's own failures are cascades, tried before): the source could
   // not be reached. Sources: getaddrinfo(3) gai_strerror, urllib3 and requests' exception names.
   { category: 'data-path', summary: 'The data or model source was temporarily unavailable', transient: true, pattern: SERVICE_UNAVAILABLE },
-  { category: 'data-path', summary: 'The data or model source could not be reached over the network', pattern: NETWORK_FAILURE },
+  { category: 'data-path', summary: NETWORK_FAILURE_SUMMARY, pattern: NETWORK_FAILURE },
   { category: 'other', summary: 'Training diverged: a loss or gradient became NaN or Inf', pattern: /Unexpected result (?:nan|inf)\b|found (?:NaN|Inf) in|Loss is (?:NaN|inf)\b/i },
   { category: 'other', summary: 'The inference server could not load a model', pattern: /\bUNAVAILABLE: (?:Internal|Not found|Invalid argument)\b|failed to load all models/ },
 ];

@@ -240,6 +240,16 @@ export const VOCABULARY: readonly Software[] = [
         example: "Message:          Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 8, capacity: 8",
       },
       {
+        // The scheduler counted a free GPU the node's device manager does not have (one the
+        // device plugin just marked unhealthy, or a race with another pod): placing the pod
+        // again, elsewhere or a little later, is the fix.
+        category: 'scheduling',
+        summary: "The node's kubelet had fewer free devices (GPUs) than the pod asks for when it admitted the pod",
+        says: /requested number of devices unavailable for [\w./-]{1,253}\. Requested: \d{1,6}, Available: \d{1,6}/,
+        source: 'kubernetes/kubernetes pkg/kubelet/cm/devicemanager/manager.go (devicesToAllocate: "requested number of devices unavailable for %s. Requested: %d, Available: %d"; the pod fails with reason UnexpectedAdmissionError, "Pod Allocate failed due to %v, which is unexpected")',
+        example: 'Message:        Pod Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected',
+      },
+      {
         category: 'config',
         summary: 'The pod claims a device whose DRA driver does not run on the node (the driver is not deployed there, or not yet registered)',
         says: /DRA driver \S{1,253} is not registered/,
@@ -298,6 +308,15 @@ export const VOCABULARY: readonly Software[] = [
         says: /pod has unbound immediate PersistentVolumeClaims|didn't find available persistent volumes to bind|had volume node affinity conflict/,
         source: 'kubernetes/kubernetes pkg/scheduler/framework/plugins/volumebinding/volume_binding.go ("pod has unbound immediate PersistentVolumeClaims"), binder.go (ErrReasonBindConflict "node(s) didn\'t find available persistent volumes to bind", ErrReasonNodeConflict "node(s) had volume node affinity conflict")',
         example: '  Warning  FailedScheduling  16s (x13 over 6m)  default-scheduler  0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.',
+      },
+      {
+        // The claim cannot get a volume: the volume it names does not fit it (class, size,
+        // access mode), none is free and no class provisions one, or the provisioner failed.
+        category: 'volume-mount',
+        summary: "The pod's volume claim stays unbound: the volume it asks for does not match it, none is available, or provisioning one failed",
+        says: /Cannot bind to requested volume "[^"\n]{1,253}": |no persistent volumes available for this claim|[Ff]ailed to provision volume with StorageClass "/,
+        source: 'kubernetes/kubernetes pkg/controller/volume/persistentvolume/pv_controller.go (event VolumeMismatch "Cannot bind to requested volume %q: %s", FailedBinding "no persistent volumes available for this claim and no storage class is set", ProvisioningFailed "Failed to provision volume with StorageClass %q: %v"); kubernetes-sigs/sig-storage-lib-external-provisioner controller/controller.go ("failed to provision volume with StorageClass %q: %v")',
+        example: '  Warning  VolumeMismatch  4s (x26 over 6m14s)  persistentvolume-controller  Cannot bind to requested volume "models": storageClassName does not match',
       },
     ],
   },
@@ -367,6 +386,17 @@ export const VOCABULARY: readonly Software[] = [
         says: /\b(?:Liveness|Readiness|Startup) probe failed: HTTP probe failed with statuscode: 404\b/,
         source: 'kubernetes/kubernetes pkg/probe/http/http.go (DoHTTPProbe: "HTTP probe failed with statuscode: %d"), pkg/kubelet/prober/prober.go ("%s probe failed: %s", recorded as the Unhealthy event)',
         example: '  Warning  Unhealthy  25m (x3 over 25m)  kubelet  Liveness probe failed: HTTP probe failed with statuscode: 404',
+      },
+      {
+        // Any other probe failure says only that the server in the container did not answer in
+        // time (refused, timed out, a 5xx): why it is down is in the container's own log. It
+        // outranks the network words on its line, which are the probe's, not the job's.
+        category: 'other',
+        secondary: true,
+        summary: "The kubelet's probe got no healthy answer from the container, so the kubelet restarts or withholds it (the container's own log says why the server is down)",
+        says: /\b(?:Liveness|Readiness|Startup) probe failed: |\bfailed (?:liveness|startup) probe, will be restarted\b/,
+        source: 'kubernetes/kubernetes pkg/kubelet/prober/prober.go ("%s probe failed: %s", recorded as the Unhealthy event), pkg/kubelet/kuberuntime/kuberuntime_manager.go ("Container %s failed %s probe, will be restarted")',
+        example: '  Warning  Unhealthy  41s (x3 over 61s)  kubelet  Liveness probe failed: Get "http://10.0.0.7:8000/v2/health/live": dial tcp 10.0.0.7:8000: connect: connection refused',
       },
     ],
   },
@@ -455,6 +485,24 @@ export const VOCABULARY: readonly Software[] = [
         says: /Failed to connect to GCS within \d+ seconds/,
         source: 'ray-project/ray src/ray/rpc/gcs_server/gcs_rpc_client.h (RAY_LOG(ERROR) "Failed to connect to GCS within " << gcs_rpc_server_reconnect_timeout_s << " seconds. GCS may have been killed…"; rpc_client.h in later releases)',
         example: '[2024-05-26 11:26:16,798 E 177479 178526] gcs_rpc_client.h:554: Failed to connect to GCS within 60 seconds. GCS may have been killed. It\'s either GCS is terminated by `ray stop` or is killed unexpectedly.',
+      },
+      {
+        // Ray's memory monitor killed workers for the node's memory; its advice follows the kill
+        // report and the table of top memory users, and is what is left when a paste is cut.
+        category: 'host-oom',
+        summary: "Ray's memory monitor killed workers because the node ran low on host memory",
+        says: /Refer to the documentation on how to address the out of memory issue: |which exceeds the memory usage threshold of \d/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc (the OOM kill message: "Memory on the node (IP: %s, ID: %s) where the task … was running was %.2fGB / %.2fGB (%.2f), which exceeds the memory usage threshold of %.2f. Ray killed this worker …", then "Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. …")',
+        example: '(raylet) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task.',
+      },
+      {
+        // The job submitter (a RayJob's submitter pod, `ray job submit`) cannot reach the head's
+        // dashboard: a connect failure inside the Ray cluster, as the GCS's are.
+        category: 'nccl',
+        summary: "Ray's job client could not reach the head node's dashboard (the head is not up yet, or its service or port does not answer)",
+        says: /Failed to connect to Ray at address: /,
+        source: 'ray-project/ray python/ray/dashboard/modules/dashboard_sdk.py (SubmissionClient._check_connection_and_version_with_url: ConnectionError(f"Failed to connect to Ray at address: {self._address}."))',
+        example: 'ConnectionError: Failed to connect to Ray at address: http://raycluster-head-svc.default.svc.cluster.local:8265.',
       },
     ],
   },
@@ -1342,6 +1390,13 @@ export const VOCABULARY: readonly Software[] = [
       },
       {
         category: 'nccl',
+        summary: "mpirun lost its connection to the daemon on another node (the network between them, or that node's daemon died)",
+        says: /\b(?:ORTE|PRTE) has lost communication with a remote daemon/,
+        source: 'open-mpi/ompi orte/mca/errmgr/base/help-errmgr-base.txt ("ORTE has lost communication with a remote daemon. … This is usually due to either a failure of the TCP network connection to the node, or possibly an internal failure of the daemon itself."); openpmix/prrte src/mca/errmgr/help-errmgr-base.txt (the same with PRTE, Open MPI 5)',
+        example: 'ORTE has lost communication with a remote daemon.',
+      },
+      {
+        category: 'nccl',
         summary: 'The elastic rendezvous between the nodes failed',
         says: /due to an error of type Rendezvous\w{0,40}Error/,
         source: 'pytorch/pytorch torch/distributed/elastic/rendezvous/dynamic_rendezvous.py ("The node %s has failed to shutdown the rendezvous %s due to an error of type %s.", logged at warning level)',
@@ -1725,6 +1780,15 @@ export const VOCABULARY: readonly Software[] = [
         source: 'huggingface/transformers src/transformers/utils/hub.py (logger.warning("There was a problem when trying to write in your cache folder ({…}). You should set the environment variable TRANSFORMERS_CACHE to a writable directory."))',
         example: 'There was a problem when trying to write in your cache folder (/workspace/.cache/huggingface/transformers/). You should set the environment variable TRANSFORMERS_CACHE to a writable directory.',
         evenInNoise: 'trying to write in your cache folder',
+      },
+      {
+        // ssh ignores a private key others may read (a mounted secret keeps its default mode),
+        // so the launcher cannot log in to the workers: the key file's mode, not the network.
+        category: 'permission',
+        summary: 'ssh ignored the private key because its file mode lets others read it (a mounted key needs mode 0600 or 0400)',
+        says: /Permissions 0[0-7]{3} for '[^'\n]{1,1024}' are too open\.|Load key "[^"\n]{1,1024}": bad permissions/,
+        source: 'openssh/openssh-portable authfile.c (sshkey_perm_ok: "Permissions 0%3.3o for \'%s\' are too open.", "It is required that your private key files are NOT accessible by others."), sshconnect2.c (load_identity_file: "Load key \\"%s\\": %s" with "bad permissions")',
+        example: "Permissions 0640 for '/root/.ssh/id_rsa' are too open.",
       },
       {
         category: 'permission',
@@ -2283,6 +2347,31 @@ export const VOCABULARY: readonly Software[] = [
         says: /Unsloth currently does not work on multi GPU setups/,
         source: 'unslothai/unsloth unsloth/models/llama.py and _utils.py (RuntimeError("Unsloth currently does not work on multi GPU setups - sadly we are a 2 brother team …"))',
         example: 'RuntimeError: Unsloth currently does not work on multi GPU setups - sadly we are a 2 brother team so enabling it will require much more work, so we have to prioritize. Please understand!',
+      },
+      {
+        // The parallel layout the job asks for does not cover the processes launched (more
+        // ranks than tensor x pipeline, as when torchrun starts one per GPU for a vLLM engine).
+        category: 'config',
+        summary: "The job's parallel layout does not match its number of processes (world size is not tensor x pipeline parallel size)",
+        says: /world_size \(\d{1,7}\) is not equal to tensor_model_parallel_size \(\d{1,7}\) x pipeline_model_parallel_size/,
+        source: 'vllm-project/vllm vllm/distributed/parallel_state.py and sgl-project/sglang python/sglang/srt/distributed/parallel_state.py (initialize_model_parallel: RuntimeError(f"world_size ({world_size}) is not equal to tensor_model_parallel_size ({tensor_model_parallel_size}) x pipeline_model_parallel_size ({pipeline_model_parallel_size})"))',
+        example: 'RuntimeError: world_size (8) is not equal to tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)',
+      },
+      {
+        category: 'config',
+        summary: "DeepSpeed refused ZeRO-Offload with an optimizer the script passed in (it needs DeepSpeed's CPU optimizer or one named in the config)",
+        says: /You are using ZeRO-Offload with a client provided optimizer/,
+        source: 'microsoft/DeepSpeed deepspeed/runtime/engine.py (_configure_optimizer: ZeRORuntimeException("You are using ZeRO-Offload with a client provided optimizer ({type}) which in most cases will yield poor performance. …"))',
+        example: "deepspeed.runtime.zero.utils.ZeRORuntimeException: You are using ZeRO-Offload with a client provided optimizer (<class 'apex.optimizers.fused_adam.FusedAdam'>) which in most cases will yield poor performance.",
+      },
+      {
+        // rclone (Seldon's and KServe's model initialisers) names a remote its configuration does
+        // not define: the storage secret's settings did not reach the container.
+        category: 'config',
+        summary: "rclone has no configuration for the remote it was asked to copy from (the storage secret's settings are missing)",
+        says: /[Dd]idn't find section in config file/,
+        source: 'rclone/rclone fs/config.go (ErrorNotFoundInConfigFile: "didn\'t find section in config file"), cmd/cmd.go ("Failed to create file system for %q: %v")',
+        example: '2022/06/28 10:17:19 Failed to create file system for "s3://models/repo/": didn\'t find section in config file',
       },
       {
         // A collective on a CPU tensor in a process group made for the GPUs (NCCL only): the

@@ -20,6 +20,8 @@ const EXAMPLES: Array<[string, string]> = [
   ['docker run pulling a missing image', "Unable to find image 'nvcr.io/nvidia/pytorch:24.05-py3' locally"],
   ['no flight recorder trace after a watchdog timeout', '[rank2]:[E112 15:47:18.729013681 ProcessGroupNCCL.cpp:667] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.'],
   ["the device plugin's advice", 'E0506 17:45:45.421965       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container Toolkit?'],
+  ['rclone without a configuration file', '2024/03/02 08:11:40 NOTICE: Config file "/.rclone.conf" not found - using defaults'],
+  ['rclone without a configuration directory', '2024/03/02 08:11:40 DEBUG : Configuration directory could not be created and will not be used: mkdir /config: permission denied'],
   ["the device plugin's advice, its link", 'E0506 17:45:45.421969       1 factory.go:114] You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites'],
 ];
 
