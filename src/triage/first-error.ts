@@ -691,7 +691,11 @@ export class FirstErrorScanner {
       // A line with no writer of its own is often the head of a message whose next lines a
       // launcher prefixed (`DistBackendError …` then `[rank0]: Last error:`): those count too.
       const detail = writer === best.writer || best.writer === NO_PREFIX_WRITER ? classifyLine(rest) : null;
-      if (detail && detail.tier >= TIER.recognised) items.push(evidenceItem('detail', detail, after.lineNumber));
+      // A report (a line that only says a failure of its kind happened) takes the line naming that
+      // failure as its detail even when the line is a cascade: the watchdog's "Some NCCL operations
+      // have failed" and, after it, its "Watchdog caught collective operation timeout: WorkNCCL(…)".
+      const ownKindNamed = c.kind === 'report' && detail?.category === c.category && detail.tier >= TIER.secondary && detail.kind !== 'report';
+      if (detail && (detail.tier >= TIER.recognised || ownKindNamed)) items.push(evidenceItem('detail', detail, after.lineNumber));
     }
     items.push(...best.chain);
     // NCCL's error names the CUDA failure it hit in its own lines, from any writer, at any distance.

@@ -90,6 +90,41 @@ function firstSaid(best: Candidate): RawLine {
   return best.before.find(same) ?? best.line;
 }
 
+/** pydantic's ValidationError header: `1 validation error for ParallelConfig`. */
+const VALIDATION_HEADER = /\bvalidation errors? for [A-Za-z_]/;
+/**
+ * A validator's own exception as pydantic-core prints it under the field it checked (its
+ * ValueError as `Value error, …`, its AssertionError as `Assertion failed, …`; pydantic-core
+ * src/errors/types.rs): the application's sentence, which the header only counts.
+ */
+const VALIDATOR_RAISED = /^\s+(?:Value error|Assertion failed), \S/;
+const VALIDATION_DETAIL_LINES = 3;
+
+/**
+ * Under pydantic's header, the line where one of its validators says what is wrong (vLLM's
+ * configs are pydantic models: `Value error, Tensor parallel size (2) cannot be larger than the
+ * number of available GPUs (1).`). pydantic's own type checks (`Input should be a valid
+ * integer`) say less than the header that names the model, and leave it its place.
+ */
+function validatorsError(best: Candidate): RawLine | undefined {
+  if (!VALIDATION_HEADER.test(restOf(best.line))) return undefined;
+  return best.after.slice(0, VALIDATION_DETAIL_LINES).find((l) => !l.secret && VALIDATOR_RAISED.test(restOf(l)));
+}
+
+/**
+ * An error serialised as a record prints its type and its message as two fields: a notebook's
+ * copied error output (`"name": "TracerBoolConversionError",` then `"message": "Attempted…`, as
+ * VS Code gives it; Jupyter's nbformat says `ename` and `evalue`). The message says what failed.
+ */
+const ERROR_NAME_FIELD = /^\s*"(?:name|ename)":\s*"[\w.]{1,200}",?\s*$/;
+const ERROR_MESSAGE_FIELD = /^\s*"(?:message|evalue)":\s*"\S/;
+
+function recordsMessage(best: Candidate): RawLine | undefined {
+  if (!ERROR_NAME_FIELD.test(restOf(best.line))) return undefined;
+  const next = best.after[0];
+  return next && !next.secret && next.lineNumber === best.line.lineNumber + 1 && ERROR_MESSAGE_FIELD.test(restOf(next)) ? next : undefined;
+}
+
 /** A line that breaks off after a comma: the sentence goes on in the next line. */
 const BROKEN_OFF = /,\s*$/;
 
@@ -159,7 +194,7 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : best.classification.kind === 'report' || announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category && e.kind !== 'report')
         : undefined;
-    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision)
+    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || validatorsError(best) || recordsMessage(best)
       || (best.classification.tier === TIER.mention ? sentenceStart(best) : wrappedException(best) ?? firstSaid(best));
     return inContext(best, shown);
   }

@@ -177,6 +177,16 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Queues and autoscalers',
     entries: [
       {
+        // A cloud project's quota for the accelerators asked for is used up: the request waits
+        // (or is refused) until quota frees or is raised, as a queue over quota does.
+        category: 'scheduling',
+        transient: true,
+        summary: "The cloud project's quota for these accelerators is used up (it waits until quota frees or is raised)",
+        says: /Quota (?:limit )?'[\w.,\/-]{1,200}' (?:has been )?(?:exceeded|exhausted)\b|The following quota metrics exceed quota limits/,
+        source: 'Google Cloud quotas, error messages https://cloud.google.com/docs/quotas/troubleshoot ("Quota \'…\' exceeded. Limit: … in region …"; RESOURCE_EXHAUSTED "Quota limit \'…\' has been exceeded"); Cloud TPU quotas https://cloud.google.com/tpu/docs/quota (preemptible and on-demand TPU quota per region)',
+        example: "Quota 'TPUV4sPreemptiblePodPerProjectPerRegionForTPUAPI' exhausted.",
+      },
+      {
         // Kueue's waitForPodsReady: a workload whose pods were not all ready in time is evicted
         // and requeued, to free its quota for others; it is admitted again later.
         category: 'eviction',
@@ -487,12 +497,21 @@ export const VOCABULARY: readonly Software[] = [
         example: '[2024-05-26 11:26:16,798 E 177479 178526] gcs_rpc_client.h:554: Failed to connect to GCS within 60 seconds. GCS may have been killed. It\'s either GCS is terminated by `ray stop` or is killed unexpectedly.',
       },
       {
-        // Ray's memory monitor killed workers for the node's memory; its advice follows the kill
-        // report and the table of top memory users, and is what is left when a paste is cut.
+        // Ray's memory monitor killed workers for the node's memory: the kill report.
         category: 'host-oom',
         summary: "Ray's memory monitor killed workers because the node ran low on host memory",
-        says: /Refer to the documentation on how to address the out of memory issue: |which exceeds the memory usage threshold of \d/,
-        source: 'ray-project/ray src/ray/raylet/node_manager.cc (the OOM kill message: "Memory on the node (IP: %s, ID: %s) where the task … was running was %.2fGB / %.2fGB (%.2f), which exceeds the memory usage threshold of %.2f. Ray killed this worker …", then "Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. …")',
+        says: /which exceeds the memory usage threshold of \d/,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc (the OOM kill message: "Memory on the node (IP: %s, ID: %s) where the task … was running was %.2fGB / %.2fGB (%.2f), which exceeds the memory usage threshold of %.2f. Ray killed this worker …")',
+        example: 'Memory on the node (IP: 10.0.0.7, ID: 708c7baf) where the task (actor ID: 0dab4ab4, name=RayWorkerVllm.__init__, pid=308, memory used=11.15GB) was running was 12.49GB / 13.15GB (0.950003), which exceeds the memory usage threshold of 0.95. Ray killed this worker (ID: 79a553ea) because it was the most recently scheduled task; to see more information about memory usage on this node, use `ray logs raylet.out -ip 10.0.0.7`. Top 10 memory users:',
+      },
+      {
+        // Its advice follows the kill report and the table of top memory users: a report of the
+        // kill, which is the line to read when the paste has it, and stands in when it was cut.
+        category: 'host-oom',
+        kind: 'report',
+        summary: "Ray's memory monitor killed workers because the node ran low on host memory (its advice; the kill report above says which)",
+        says: /Refer to the documentation on how to address the out of memory issue: /,
+        source: 'ray-project/ray src/ray/raylet/node_manager.cc (after the kill message and its table of top memory users: "Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. …")',
         example: '(raylet) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task.',
       },
       {
@@ -531,6 +550,26 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'GPU memory allocators',
     entries: [
+      {
+        // Programs that print the runtime's error code and string around their own words (TensorRT's
+        // builder: "CUDA error 2 allocating 2147747325-byte buffer: out of memory" while it tries
+        // tactics): code 2 is cudaErrorMemoryAllocation, whose string is "out of memory".
+        category: 'gpu-oom',
+        summary: 'A CUDA allocation failed (error 2, cudaErrorMemoryAllocation): the GPU ran out of memory',
+        says: /CUDA error 2 [^\n]{0,200}?: out of memory/,
+        source: `${CUDA_RUNTIME_DOC} (cudaErrorMemoryAllocation = 2, "out of memory"); NVIDIA TensorRT developer guide, builder autotuning https://docs.nvidia.com/deeplearning/tensorrt/latest/performance/best-practices.html (tactics skipped for want of workspace memory)`,
+        example: '[W] Skipping tactic 0x0000000000000000 due to exception autotuning: CUDA error 2 allocating 2147747325-byte buffer: out of memory',
+        evenInNoise: 'out of memory',
+      },
+      {
+        // MindSpore's device memory pool (GPU or Ascend NPU) refuses an allocation that would pass
+        // the device's total: device memory, as an allocator's out-of-memory always is.
+        category: 'gpu-oom',
+        summary: "MindSpore's device memory pool could not allocate: the accelerator ran out of memory",
+        says: /plus alloc size : \d{1,20} is more than total mem size|memory isn't enough and alloc failed/,
+        source: 'mindspore-ai/mindspore mindspore/ccsrc/backend/common/mem_reuse/mem_dynamic_allocator.cc (AddMemBlockAndMemBufByEagerFree: "TotalUsedMemStatistics : %d plus TotalUsedByEventMemStatistics : %d and plus alloc size : %d is more than total mem size : %d."; "Device(id:%d) memory isn\'t enough and alloc failed")',
+        example: '[ERROR] PRE_ACT(54175,fffdbcff91e0,python):2024-10-22-11:24:55.301.443 [mindspore/ccsrc/backend/common/mem_reuse/mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree] TotalUsedMemStatistics : 29356337664 plus TotalUsedByEventMemStatistics : 0 and plus alloc size : 301990400 is more than total mem size : 29464985600.',
+      },
       {
         // HAMi's vGPU shim enforces the pod's share of GPU memory inside the process: an
         // allocation past it fails as out of memory (res=2 is CUDA_ERROR_OUT_OF_MEMORY).
@@ -662,6 +701,16 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Host memory allocators',
     entries: [
       {
+        // Logged at warning level by the nanny, which then kills and restarts the worker: the
+        // worker passed the share of its host-memory limit that Dask terminates at.
+        category: 'host-oom',
+        summary: "Dask's nanny restarted a worker that passed its memory limit (host memory)",
+        says: /exceeded \d{1,3}% memory budget\. Restarting/,
+        source: 'dask/distributed distributed/worker_memory.py (NannyMemoryManager: "Worker %s (pid=%s) exceeded %d%% memory budget. Restarting..."; "Worker exceeded %d%% memory budget. Restarting" in distributed/nanny.py before 2022)',
+        example: '2023-09-05 08:48:11,441 :: distributed.worker_memory - WARNING - Worker tcp://10.11.2.177:45419 (pid=332612) exceeded 95% memory budget. Restarting...',
+        evenInNoise: 'memory budget. Restarting',
+      },
+      {
         category: 'host-oom',
         summary: "SGLang's hierarchical KV cache asked for more host memory than the machine has free",
         says: /Not enough host memory available\. Requesting /,
@@ -730,6 +779,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
+      {
+        // GROMACS checks the -gpu_id it was given against the GPUs it detected: with none detected
+        // the GPU is not visible to the program at all (no driver or device in the container).
+        category: 'cuda',
+        summary: 'GROMACS detected no GPU at all (the GPU id it was given matches none)',
+        says: /did not correspond to any of the 0 detected device\(s\)/,
+        source: 'gromacs/gromacs src/gromacs/hardware/device_management_common.cpp (deviceIdIsCompatible: "Device ID %d did not correspond to any of the %zu detected device(s)")',
+        example: 'Device ID 0 did not correspond to any of the 0 detected device(s)',
+      },
       {
         category: 'cuda',
         summary: "JAX found a CUDA library older than the one it was built against (cuDNN, cuBLAS, cuSOLVER…), or could not query its version",
@@ -1136,6 +1194,19 @@ export const VOCABULARY: readonly Software[] = [
     software: 'NCCL, Horovod, Open MPI',
     entries: [
       {
+        // PyTorch's watchdog says this when it has found a failed or timed-out collective, before
+        // or after the line that names it ("Watchdog caught collective operation timeout: …"):
+        // a report, whose detail of its own kind is the line to read.
+        category: 'nccl',
+        kind: 'report',
+        secondary: true,
+        beforeCascades: true,
+        summary: "PyTorch's NCCL watchdog found a failed or timed-out collective (the line naming it says which)",
+        says: /Some NCCL operations have failed or timed out\./,
+        source: 'pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (WorkNCCL::handleException: "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.")',
+        example: '[rank6]:[E901 05:20:04.905604457 ProcessGroupNCCL.cpp:684] [Rank 6] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
+      },
+      {
         // JAX's multi-host runs meet through XLA's coordination service (gRPC): a task that does not
         // register, misses a barrier or comes back restarted is the job's processes not meeting.
         category: 'nccl',
@@ -1408,6 +1479,16 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Python packages and ABI',
     entries: [
+      {
+        // JAX's CUDA plugin checks each CUDA library it needs by loading it; one that does not
+        // load (the pip wheel missing, another CUDA on the path) fails the check and JAX falls
+        // back to the CPU.
+        category: 'import',
+        summary: "JAX's CUDA plugin could not load a CUDA library it needs (the library's package is missing or broken)",
+        says: /Unable to load (?:CUDA|cu[A-Z][A-Za-z]{2,12}|NCCL|nvJitLink|NVRTC|CUPTI|PTXAS)\w{0,12}\. Is it installed\?/,
+        source: 'jax-ml/jax jax_plugins/cuda/__init__.py (_version_check: RuntimeError(f"Unable to load {name}. Is it installed?"))',
+        example: 'RuntimeError: Unable to load cuSPARSE. Is it installed?',
+      },
       {
         category: 'import',
         summary: 'Paddle cannot load a library it depends on (cuDNN, cuBLAS, NCCL…): it is missing from the image or the loader\'s path',
@@ -1771,6 +1852,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Files and permissions',
     entries: [
       {
+        // NIM checks at start that it can write its cache directory (a volume mounted read-only,
+        // or owned by another user than the container's).
+        category: 'permission',
+        summary: 'NVIDIA NIM cannot write its cache directory (NIM_CACHE_PATH): a read-only mount or another owner',
+        says: /Unable to write to NIM_CACHE_PATH/,
+        source: 'NVIDIA NIM for LLMs, configuration (the cache directory mapped into the container must be writable by its user) https://docs.nvidia.com/nim/large-language-models/latest/get-started/configuration.html; the container\'s vllm_nvext/utils/caches.py check_cache_dir raises RuntimeError(f"Unable to write to NIM_CACHE_PATH ({cache_path})")',
+        example: 'RuntimeError: Unable to write to NIM_CACHE_PATH (/mnt/models/cache)',
+      },
+      {
         // Secondary: transformers warns and goes on (it falls back to a temporary folder); a
         // later error says what failed, and this stands in when nothing else does.
         category: 'permission',
@@ -2027,6 +2117,14 @@ export const VOCABULARY: readonly Software[] = [
     software: 'TensorRT and ONNX Runtime',
     entries: [
       {
+        // ONNX Runtime checks the inputs it is fed against the model's declared shapes and types.
+        category: 'config',
+        summary: "ONNX Runtime was fed an input whose shape or type the model does not accept",
+        says: /Got invalid dimensions for input: |Invalid rank for input: |Unexpected input data type\. Actual: /,
+        source: 'microsoft/onnxruntime onnxruntime/core/session/inference_session.cc (ValidateInputsOutputs: "Got invalid dimensions for input: %s for the following indices", "Invalid rank for input: %s Got: %d Expected: %d Please fix either the inputs/outputs or the model.", "Unexpected input data type. Actual: (%s) , expected: (%s)")',
+        example: 'onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: input for the following indices',
+      },
+      {
         category: 'gpu-oom',
         summary: "ONNX Runtime's memory arena could not allocate a buffer on the GPU",
         says: /Failed to allocate memory for requested buffer of size \d{1,25}/,
@@ -2079,6 +2177,15 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Model servers (Text Generation Inference, Triton)',
     entries: [
+      {
+        // llama.cpp (and ollama, built on it) reads the model file's architecture name and knows
+        // only the ones its version implements: a newer build, or a model it supports.
+        category: 'config',
+        summary: "This llama.cpp (or ollama) build does not know the model file's architecture",
+        says: /unknown model architecture: '[\w.-]{1,80}'/,
+        source: "ggml-org/llama.cpp src/llama-model-loader.cpp (llama_model_loader: throw std::runtime_error(format(\"unknown model architecture: '%s'\", …)))",
+        example: "llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'pangu-embedded'",
+      },
       {
         // Says only that the engine's own process failed to start: its error is above (a memory
         // check, a kernel, a model) and, recognised, comes first; this stands in when the paste
@@ -2327,6 +2434,16 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Configuration libraries',
     entries: [
+      {
+        // XLA reads its flags from the environment and stops at a name it does not know (a flag
+        // of another XLA version or backend): the environment's setting, not the program.
+        category: 'config',
+        summary: 'XLA was given a flag it does not know in XLA_FLAGS (a flag of another version or backend)',
+        says: /Unknown flags? in (?:TF_)?XLA_FLAGS: /,
+        source: 'openxla/xla xla/parse_flags_from_env.cc (ParseFlagsFromEnvAndDieIfUnknown: "Unknown flag(s) in %s: %s", then "Perhaps you meant to specify these on the TF_XLA_FLAGS envvar?")',
+        example: '2024-03-01 10:00:00.000000: F external/xla/xla/parse_flags_from_env.cc:226] Unknown flags in XLA_FLAGS: --xla_gpu_enable_triton_gemm=false',
+        evenInNoise: 'XLA_FLAGS',
+      },
       {
         category: 'config',
         summary: "DeepSpeed ZeRO-3 was combined with low_cpu_mem_usage or a device_map (ZeRO-3 places the weights itself)",
