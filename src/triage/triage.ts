@@ -125,6 +125,36 @@ function recordsMessage(best: Candidate): RawLine | undefined {
   return next && !next.secret && next.lineNumber === best.line.lineNumber + 1 && ERROR_MESSAGE_FIELD.test(restOf(next)) ? next : undefined;
 }
 
+/**
+ * A failed mount's report as Kubernetes' mounter writes it (kubernetes/mount-utils
+ * mount_linux.go: "mount failed: %v\nMounting command: %s\nMounting arguments: %s\nOutput: %s"):
+ * its `Output:` line is the mount program's own error (`mount.nfs: access denied by server`),
+ * which says why when the failure itself states only the exit status. Containerised mounters nest a second report in the first's output, and
+ * systemd-run's scope notice comes first: the first output that is not itself a wrapper.
+ */
+const MOUNT_REPORT_LINE = /^\s*(?:Mounting (?:command|arguments):|Output:|Mount failed:|mount failed:)/;
+const MOUNT_OUTPUT = /^\s*Output:\s*(\S.*)$/;
+const NO_REASON_OUTPUT = /^(?:Running scope as unit\b|Mount failed: |mount failed: )/;
+const MOUNT_REPORT_MAX_LINES = 10;
+
+/** A mount failure that states only how the mount program exited: its output says why. */
+const ONLY_EXIT_STATUS = /mount failed: exit status \d{1,3}\s*$/;
+
+function mountersOutput(best: Candidate): RawLine | undefined {
+  if (best.classification.category !== 'volume-mount' || !ONLY_EXIT_STATUS.test(restOf(best.line))) return undefined;
+  let previous = best.line.lineNumber;
+  let commandSeen = false;
+  for (const line of best.after.slice(0, MOUNT_REPORT_MAX_LINES)) {
+    const rest = restOf(line);
+    if (line.secret || line.lineNumber !== previous + 1 || !(MOUNT_REPORT_LINE.test(rest) || (commandSeen && rest.trim() !== ''))) return undefined;
+    previous = line.lineNumber;
+    if (/^\s*Mounting command:/.test(rest)) commandSeen = true;
+    const output = commandSeen ? MOUNT_OUTPUT.exec(rest) : null;
+    if (output && !NO_REASON_OUTPUT.test(output[1])) return line;
+  }
+  return undefined;
+}
+
 /** A line that breaks off after a comma: the sentence goes on in the next line. */
 const BROKEN_OFF = /,\s*$/;
 
@@ -194,7 +224,7 @@ function lineToRead(scan: ScanOutcome, decision: Decision, exitCodeFromPaste: bo
       : best.classification.kind === 'report' || announcesDetail(splitPrefix(best.line.text).rest)
         ? decision.evidence.find((e) => e.role === 'detail' && e.category === best.classification.category && e.kind !== 'report')
         : undefined;
-    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || validatorsError(best) || recordsMessage(best)
+    const shown = (detail && lineAfter(best, detail.lineNumber)) || statedFact(best, decision) || ncclLastError(best, decision) || validatorsError(best) || recordsMessage(best) || mountersOutput(best)
       || (best.classification.tier === TIER.mention ? sentenceStart(best) : wrappedException(best) ?? firstSaid(best));
     return inContext(best, shown);
   }

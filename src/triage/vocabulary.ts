@@ -1407,8 +1407,19 @@ export const VOCABULARY: readonly Software[] = [
         // The launchers (mpirun, the MPI Operator's launcher, DeepSpeed's pdsh, Horovod) reach the
         // other workers over ssh: a name it cannot resolve is a node of the job, not a data source.
         says: /Launching horovodrun task function was not successful|ssh: connect to host \S{1,300} port \S{1,20}: |ssh: Could not resolve hostname \S{1,300}: |was not reachable via ssh/,
-        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s"), ssh.c ("ssh: Could not resolve hostname %s: %s"); microsoft/DeepSpeed deepspeed/launcher/runner.py ("Using hostfile at %s but host=%s was not reachable via ssh.")',
+        source: 'horovod/horovod horovod/run/run.py (0.16–0.19, "Launching horovodrun task function was not successful"); openssh/openssh-portable sshconnect.c ("ssh: connect to host %s port %s: %s"), ssh.c ("ssh: Could not resolve hostname %s: %s"; ssh exits 255 when it cannot connect or log in); microsoft/DeepSpeed deepspeed/launcher/runner.py ("Using hostfile at %s but host=%s was not reachable via ssh.")',
         example: 'ssh: connect to host 192.168.0.119 port 12345: Connection refused',
+      },
+      {
+        // DeepSpeed's launcher first runs `ssh <first host> hostname`; a paste cut before its
+        // "was not reachable via ssh" shows the check's CalledProcessError, which names the
+        // command (a subprocess's failure is otherwise a mere mention, hence before cascades).
+        category: 'nccl',
+        beforeCascades: true,
+        summary: "DeepSpeed's launcher could not reach the first host of its hostfile over ssh",
+        says: /Command 'ssh -o PasswordAuthentication=no \S{1,300} hostname' returned non-zero exit status 255/,
+        source: 'microsoft/DeepSpeed deepspeed/launcher/runner.py (ssh_check_cmd "ssh -o PasswordAuthentication=no " + first_host + " hostname", run with subprocess.check_call); openssh/openssh-portable ssh.c (ssh exits 255 when it cannot connect or log in)',
+        example: "subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no 192.168.3.100 hostname' returned non-zero exit status 255.",
       },
       {
         category: 'nccl',
@@ -1879,6 +1890,16 @@ export const VOCABULARY: readonly Software[] = [
         says: /Permissions 0[0-7]{3} for '[^'\n]{1,1024}' are too open\.|Load key "[^"\n]{1,1024}": bad permissions/,
         source: 'openssh/openssh-portable authfile.c (sshkey_perm_ok: "Permissions 0%3.3o for \'%s\' are too open.", "It is required that your private key files are NOT accessible by others."), sshconnect2.c (load_identity_file: "Load key \\"%s\\": %s" with "bad permissions")',
         example: "Permissions 0640 for '/root/.ssh/id_rsa' are too open.",
+      },
+      {
+        // EMFILE: the process holds as many descriptors as its limit allows (DataLoader workers
+        // passing tensors through file descriptors, many shards open): the limit (ulimit -n) or
+        // the sharing strategy is the setting to change.
+        category: 'config',
+        summary: 'The process ran out of file descriptors (its open-files limit, ulimit -n, is too low for what it opens)',
+        says: /Too many open files|\bEMFILE\b/,
+        source: `${ERRNO_DOC} (EMFILE "Too many open files"); PyTorch multiprocessing notes, file descriptor sharing https://docs.pytorch.org/docs/stable/multiprocessing.html (raise the open files limit or use the file_system strategy)`,
+        example: 'OSError: [Errno 24] Too many open files',
       },
       {
         category: 'permission',
