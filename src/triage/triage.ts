@@ -128,29 +128,34 @@ function recordsMessage(best: Candidate): RawLine | undefined {
 /**
  * A failed mount's report as Kubernetes' mounter writes it (kubernetes/mount-utils
  * mount_linux.go: "mount failed: %v\nMounting command: %s\nMounting arguments: %s\nOutput: %s"):
- * its `Output:` line is the mount program's own error (`mount.nfs: access denied by server`),
- * which says why when the failure itself states only the exit status. Containerised mounters nest a second report in the first's output, and
- * systemd-run's scope notice comes first: the first output that is not itself a wrapper.
+ * when the failure itself states only mount's exit status, its `Output:` is the mount program's
+ * own error (`mount.nfs: access denied by server`), which says why. systemd-run's scope notice
+ * comes first in that output (the error is on the line after it), and a containerised mounter
+ * nests a second report in the first's output: the first output that is not itself a wrapper,
+ * within the lines kept after the failure.
  */
-const MOUNT_REPORT_LINE = /^\s*(?:Mounting (?:command|arguments):|Output:|Mount failed:|mount failed:)/;
-const MOUNT_OUTPUT = /^\s*Output:\s*(\S.*)$/;
-const NO_REASON_OUTPUT = /^(?:Running scope as unit\b|Mount failed: |mount failed: )/;
-const MOUNT_REPORT_MAX_LINES = 10;
-
-/** A mount failure that states only how the mount program exited: its output says why. */
 const ONLY_EXIT_STATUS = /mount failed: exit status \d{1,3}\s*$/;
+const MOUNT_REPORT_LINE = /^\s*(?:Mounting (?:command|arguments):|Output:|Mount failed:|mount failed:)/;
+const MOUNT_OUTPUT = /^\s*Output:\s*(.*)$/;
+const SCOPE_NOTICE = /^Running scope as unit\b/;
+const NESTED_REPORT = /^(?:Mount failed: |mount failed: )/;
 
 function mountersOutput(best: Candidate): RawLine | undefined {
   if (best.classification.category !== 'volume-mount' || !ONLY_EXIT_STATUS.test(restOf(best.line))) return undefined;
   let previous = best.line.lineNumber;
   let commandSeen = false;
-  for (const line of best.after.slice(0, MOUNT_REPORT_MAX_LINES)) {
+  let afterScopeNotice = false;
+  for (const line of best.after) {
     const rest = restOf(line);
-    if (line.secret || line.lineNumber !== previous + 1 || !(MOUNT_REPORT_LINE.test(rest) || (commandSeen && rest.trim() !== ''))) return undefined;
+    if (line.secret || line.lineNumber !== previous + 1) return undefined;
     previous = line.lineNumber;
+    if (!MOUNT_REPORT_LINE.test(rest)) return afterScopeNotice && rest.trim() !== '' ? line : undefined;
     if (/^\s*Mounting command:/.test(rest)) commandSeen = true;
     const output = commandSeen ? MOUNT_OUTPUT.exec(rest) : null;
-    if (output && !NO_REASON_OUTPUT.test(output[1])) return line;
+    if (!output) continue;
+    const said = output[1].trim();
+    afterScopeNotice = SCOPE_NOTICE.test(said);
+    if (said !== '' && !afterScopeNotice && !NESTED_REPORT.test(said)) return line;
   }
   return undefined;
 }
