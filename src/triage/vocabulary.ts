@@ -60,6 +60,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Container registries and runtimes',
     entries: [
       {
+        // A layer downloaded whole but not matching its digest: corrupted on the way or in the
+        // registry's cache, so the pull stops.
+        category: 'image-pull',
+        summary: "A pulled image layer did not match its digest (corrupted in transfer or in the registry's copy)",
+        says: /filesystem layer verification failed for digest /,
+        source: 'moby/moby distribution/pull_v2.go (v2LayerDescriptor.Download: "filesystem layer verification failed for digest %s")',
+        example: 'filesystem layer verification failed for digest sha256:171a4dd1b354cfc199e996c784b37a2bd3d6bc202c708877b0c55dc3522ade82',
+      },
+      {
         // Amazon ECS and AWS Batch name a failed pull by its own error code; the registry's or
         // IAM's answer follows it on the line (an AccessDenied here is the pull's, not the job's).
         category: 'image-pull',
@@ -551,6 +560,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'GPU memory allocators',
     entries: [
       {
+        // Intel GPUs through SYCL (llama.cpp's SYCL backend, oneAPI programs): the Unified Runtime's
+        // and Level Zero's result codes for an allocation the device cannot hold.
+        category: 'gpu-oom',
+        summary: 'The GPU ran out of memory (an Intel GPU through SYCL: Unified Runtime or Level Zero)',
+        says: /\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b/,
+        source: 'oneapi-src/unified-runtime include/ur_api.h (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY = 39, "Insufficient device memory to satisfy the request"); oneapi-src/level-zero include/ze_api.h (ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "[Core] insufficient device memory to satisfy call")',
+        example: 'level_zero backend failed with error: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)',
+      },
+      {
         // Programs that print the runtime's error code and string around their own words (TensorRT's
         // builder: "CUDA error 2 allocating 2147747325-byte buffer: out of memory" while it tries
         // tactics): code 2 is cudaErrorMemoryAllocation, whose string is "out of memory".
@@ -779,6 +797,24 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
+      {
+        // cuBLAS's status for a kernel it could not launch, which XLA and others print by its
+        // description: the GPU or its driver failed to run the kernel, not the program's settings.
+        category: 'cuda',
+        summary: 'A cuBLAS kernel failed to launch on the GPU (CUBLAS_STATUS_EXECUTION_FAILED)',
+        says: /\bthe function failed to launch on the GPU\b/,
+        source: 'NVIDIA cuBLAS documentation, cublasStatus_t https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_EXECUTION_FAILED: "The GPU program failed to execute"; cublasGetStatusString "the function failed to launch on the GPU", which XLA\'s GEMM custom call reports)',
+        example: 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: the function failed to launch on the GPU',
+      },
+      {
+        // Triton lowers a float conversion to the GPU's own instructions; an older GPU (V100,
+        // sm_70, has no bf16 conversions) has none for it and the compiler stops.
+        category: 'cuda',
+        summary: "Triton cannot compile a float conversion for this GPU (an older GPU without the instruction, e.g. bf16 on a V100)",
+        says: /Unsupported conversion from (?:bf16|f16|f32|f64|fp8\w{0,8}|f8\w{0,12}) to (?:bf16|f16|f32|f64|fp8\w{0,8}|f8\w{0,12})\b/,
+        source: 'triton-lang/triton third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/ElementwiseOpToLLVM.cpp (FpToFpOpConversion: "Unsupported conversion from " << srcTy << " to " << dstTy, then llvm::report_fatal_error("Unsupported rounding mode for conversion."))',
+        example: 'Unsupported conversion from bf16 to f16',
+      },
       {
         // GROMACS checks the -gpu_id it was given against the GPUs it detected: with none detected
         // the GPU is not visible to the program at all (no driver or device in the container).
@@ -1491,6 +1527,15 @@ export const VOCABULARY: readonly Software[] = [
     software: 'Python packages and ABI',
     entries: [
       {
+        // cuDNN 9 loads its sub-libraries (ops, cnn, adv, engines) at run time; one not on the
+        // library path is a package missing from the environment.
+        category: 'import',
+        summary: 'cuDNN could not load one of its own libraries (not installed, or not on the library path)',
+        says: /Could not (?:locate|load library) (?:lib)?cudnn\w{0,40}(?:64_\d{1,2}\.dll|\.so(?:\.\d{1,3}){0,3})|Unable to load any of \{libcudnn/,
+        source: 'NVIDIA cuDNN 9 (closed source; its loader, quoted as it prints) https://docs.nvidia.com/deeplearning/cudnn/latest/api/overview.html (cuDNN 9 is split into sub-libraries, cudnn_ops, cudnn_cnn, cudnn_adv, loaded at run time); "Could not load library libcudnn_cnn_infer.so.8" in cuDNN 8',
+        example: 'Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!',
+      },
+      {
         // JAX's CUDA plugin checks each CUDA library it needs by loading it; one that does not
         // load (the pip wheel missing, another CUDA on the path) fails the check and JAX falls
         // back to the CPU.
@@ -1807,6 +1852,16 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Processes and threads',
     entries: [
+      {
+        // glibc's assert(): a C or C++ program checked a condition that did not hold and aborted
+        // (SIGABRT). A CUDA kernel's assert prints "block: [..], thread: [..] Assertion `…` failed."
+        // instead (vocabulary above), which is the GPU's.
+        category: 'crash',
+        summary: 'A native program aborted on a failed assertion (glibc assert, SIGABRT)',
+        says: /:\d{1,7}: [^\n]{1,400}?: Assertion `[^\n]{1,2000}' failed\./,
+        source: "bminor/glibc assert/assert.c (__assert_fail_base: \"%s%s%s:%u: %s%sAssertion `%s' failed.\\n\")",
+        example: "kit: /build/simulation_interfaces/srv/_set_simulation_state_s.c:154: simulation_interfaces__srv__convert_from_py: Assertion `strncmp(\"simulation_interfaces\", full_classname_dest, 75) == 0' failed.",
+      },
       {
         category: 'crash',
         summary: 'A process crashed on a signal (systemd-coredump\'s report of the dump)',

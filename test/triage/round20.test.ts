@@ -170,6 +170,41 @@ const CASES: Record<string, LogCase> = {
     line: 2,
     category: 'config',
   },
+  "cuBLAS's kernel that failed to launch, as XLA reports it, is the GPU's": {
+    log: ['  File "/app/run.py", line 311, in run_inference', 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: the function failed to launch on the GPU'],
+    line: 2,
+    category: 'cuda',
+  },
+  "a float conversion Triton cannot compile for an older GPU is the GPU's, not a crash": {
+    log: ['Predicting DataLoader 0:   0%|          | 0/1 [00:00<?, ?it/s]Unsupported conversion from bf16 to f16', 'LLVM ERROR: Unsupported rounding mode for conversion.', '#blocked = #ttg.blocked<{sizePerThread = [1]}>'],
+    line: 1,
+    category: 'cuda',
+  },
+  "a cuDNN library its loader cannot find is the environment's packages": {
+    log: ['INFO:faster_whisper:Processing audio with duration 00:04.100', 'Could not locate cudnn_cnn64_9.dll. Please make sure it is in your library path!', 'Invalid handle. Cannot load symbol cudnnCreateConvolutionDescriptor'],
+    line: 2,
+    category: 'import',
+  },
+  "an Intel GPU's Unified Runtime out of device memory is GPU memory": {
+    log: ['level_zero backend failed with error: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)', 'Exception caught at file:/src/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3100, func:operator()', 'SYCL error: CHECK_TRY_ERROR(stream->memcpy(dst, src, size)): Exception caught in this line of code.'],
+    line: 1,
+    category: 'gpu-oom',
+  },
+  "a native program's failed glibc assertion is a crash": {
+    log: ['[24.659s] [ext: isaacsim.ros2.bridge-4.1.0] startup', "kit: /build/interfaces/srv/_reset_s.c:88: interfaces__srv__reset__convert_from_py: Assertion `PyLong_Check(field)' failed.", '2025-09-09T16:11:08Z [0ms] [Warning] [carb.crashreporter-breakpad.plugin] [crash] A crash has occurred.'],
+    line: 2,
+    category: 'crash',
+  },
+  "a kernel's device-side assertion stays the GPU's": {
+    log: ['/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [7,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.'],
+    line: 1,
+    category: 'cuda',
+  },
+  'an image layer that does not match its digest is the pull': {
+    log: ['33651ed6f9d9: Waiting', '4befd7c84777: Verifying Checksum', 'filesystem layer verification failed for digest sha256:0c6b2bfd0f6e4a1f5b2c1e0d9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b'],
+    line: 3,
+    category: 'image-pull',
+  },
 };
 
 describe('round 20: the first run on new logs', () => {
