@@ -356,6 +356,8 @@ export const TERMINATE_ANNOUNCES = /terminate called after throwing an instance 
 export const WHAT_LINE = /^\s*what\(\):/;
 /** A line that starts by saying it is an error (CLI tools, glog E-lines, C++ what()). */
 export const LEADING_ERROR = /^(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]|^\s*what\(\):/i;
+/** LEADING_ERROR's word with nothing after it: a heading over what follows. */
+const BARE_ERROR_HEADING = /^\s*(?:error|fatal(?: error)?|panic|critical)\s*[:!\]]?\s*$/i;
 /** A logger line at error level, glog and c10 E-lines included. */
 export const LOGGER_ERROR = /\b(?:ERROR|FATAL|CRITICAL)\b|^E\d{4} \d\d:\d\d|^(?:[\d:. -]{8,40}: )?[EF] [\w./-]{1,200}:\d{1,6}\] |^\[E(?:\s|\d{4}\s)|\[(?:error|fatal|critical)\]|level=(?:error|fatal|crit)|"level"\s*:\s*"(?:error|fatal|critical)"/;
 /** Any mention of failure: the last resort when nothing better is in the log. */
@@ -575,7 +577,11 @@ export function classifyLine(text: string): Classification | null {
   // `0/1 Error` row) says nothing at all: the `Message:` field or the event near it is the line.
   if (statusRow) return null;
   if (runs(GATED_EXCEPTION_LINE, text, possible)) return unrecognisedException(text);
-  if (runs(GATED_LEADING_ERROR, text, possible)) return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
+  if (runs(GATED_LEADING_ERROR, text, possible)) {
+    // A bare `Error:` heading says only that something follows: any error after it says more.
+    if (BARE_ERROR_HEADING.test(text)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
+    return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
+  }
   if (runs(GATED_LOGGER_ERROR, text, possible)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
   if (runs(GATED_MENTION, text, possible)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
   return null;

@@ -798,6 +798,25 @@ export const VOCABULARY: readonly Software[] = [
     software: 'CUDA runtime and driver, cuDNN, NVIDIA containers',
     entries: [
       {
+        // A TPU's device files are held by another process: a run before this one on the same VM
+        // or container still has them. A fresh VM or node, or the old process gone, fixes it.
+        category: 'cuda',
+        transient: true,
+        summary: 'The TPU is held by another process (a run before this one still has it): a fresh VM or node',
+        says: /TPU initialization failed: open\(\/dev\/(?:accel|vfio\/)\d{1,3}\): Device or resource busy/,
+        source: 'libtpu (closed source; quoted as it prints through JAX\'s PJRT client) and the Cloud TPU error glossary https://docs.cloud.google.com/tpu/docs/troubleshooting/error_glossary; EBUSY "Device or resource busy", strerror(3) https://man7.org/linux/man-pages/man3/errno.3.html',
+        example: "RuntimeError: Unable to initialize backend 'tpu': UNKNOWN: TPU initialization failed: open(/dev/vfio/0): Device or resource busy: Device or resource busy; Couldn't open iommu group /dev/vfio/0",
+      },
+      {
+        // libtpu's driver reports a fatal error of the chip itself (an error interrupt): the
+        // accelerator failed, not the program.
+        category: 'cuda',
+        summary: 'A TPU chip reported a fatal device error (its driver\'s error interrupt)',
+        says: /!!!! FATAL ERROR !!!! for \[\/dev\/accel\d{1,3}/,
+        source: 'libtpu (closed source; its synchronous_driver.cc and error_handler.cc, quoted as they print: "!!!! FATAL ERROR !!!! for [/dev/accel%d …] , fatal_error: true", "Received Error Interrupt! fatal: true") and the Cloud TPU error glossary https://docs.cloud.google.com/tpu/docs/troubleshooting/error_glossary',
+        example: 'E0827 23:43:41.200122   39475 synchronous_driver.cc:820] [/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! for [/dev/accel0 tpu1013:pe1:0] , fatal_error: true, running_timer: 0xeacdbdd045e77',
+      },
+      {
         // cuBLAS's status for a kernel it could not launch, which XLA and others print by its
         // description: the GPU or its driver failed to run the kernel, not the program's settings.
         category: 'cuda',
@@ -1852,6 +1871,16 @@ export const VOCABULARY: readonly Software[] = [
   {
     software: 'Processes and threads',
     entries: [
+      {
+        // MPICH's launcher (Hydra, and Cray PALS on HPE systems) names each rank a signal ended;
+        // the first one listed that crashed is the failure, the SIGTERMs after it are the launcher's cleanup.
+        category: 'crash',
+        beforeCascades: true,
+        summary: 'An MPI rank crashed on a signal (segmentation fault, abort, bus error, illegal instruction)',
+        says: /\brank \d{1,7} died from signal (?:11|6|7|4|8)\b/,
+        source: 'pmodels/mpich src/pm/hydra/lib/pmiserv (HYD_pmcd_pmip_control_cmd_cb: "%s: rank %d died from signal %d"); signal(7) https://man7.org/linux/man-pages/man7/signal.7.html (11 SIGSEGV, 6 SIGABRT, 7 SIGBUS, 4 SIGILL, 8 SIGFPE)',
+        example: 'x4006c0s6b0n0.hsn.cm.aurora.alcf.anl.gov: rank 256 died from signal 11',
+      },
       {
         // glibc's assert(): a C or C++ program checked a condition that did not hold and aborted
         // (SIGABRT). A CUDA kernel's assert prints "block: [..], thread: [..] Assertion `…` failed."

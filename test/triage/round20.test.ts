@@ -205,6 +205,35 @@ const CASES: Record<string, LogCase> = {
     line: 3,
     category: 'image-pull',
   },
+  "a bare 'Error:' heading gives its place to the launcher's line that says how a rank ended": {
+    log: [
+      'Error:',
+      'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 2201 closing signal SIGTERM',
+      'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 2200) of binary: /usr/bin/python3',
+    ],
+    line: 3,
+    category: 'host-oom',
+  },
+  "an MPI rank's segfault comes before the launcher's SIGTERMs to the others": {
+    log: ['node-0017: rank 12 died from signal 11', 'node-0001: rank 0 died from signal 15'],
+    line: 1,
+    category: 'crash',
+    transient: false,
+  },
+  'a TPU another process still holds wants a fresh node': {
+    log: ["jax.errors.JaxRuntimeError: UNKNOWN: TPU initialization failed: open(/dev/accel0): Device or resource busy: Device or resource busy"],
+    line: 1,
+    category: 'cuda',
+    transient: true,
+  },
+  "a TPU chip's fatal error is the accelerator's": {
+    log: [
+      '(train pid=9, ip=10.0.0.2) E0101 00:00:00.000000   100 synchronous_driver.cc:820] [/dev/accel3 tpu7:pe0:3] !!!! FATAL ERROR !!!! for [/dev/accel3 tpu7:pe0:3] , fatal_error: true, running_timer: 0x1',
+      '(train pid=9, ip=10.0.0.2) E0101 00:00:00.000100   101 error_handler.cc:100] Received Error Interrupt! fatal: true, running_timer: 0x1',
+    ],
+    line: 1,
+    category: 'cuda',
+  },
 };
 
 describe('round 20: the first run on new logs', () => {
