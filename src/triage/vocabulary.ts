@@ -1097,6 +1097,17 @@ export const VOCABULARY: readonly Software[] = [
         example: "[3] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'",
       },
       {
+        // PyTorch warns and goes on without a GPU when the runtime cannot count the devices; the
+        // runtime's error follows on the line (804 forward compatibility, 802 system not ready,
+        // 999 unknown): why every later CUDA call fails.
+        category: 'cuda',
+        summary: 'The CUDA runtime could not count the GPUs at start (its error follows: the driver, the GPU or the container)',
+        says: /CUDA initialization: Unexpected error from cudaGetDeviceCount\(\)/,
+        source: `pytorch/pytorch c10/cuda/CUDAFunctions.cpp (device_count_impl: TORCH_WARN "CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error %d: %s"); ${CUDA_RUNTIME_DOC}`,
+        example: "/usr/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)",
+        evenInNoise: 'CUDA initialization: Unexpected error',
+      },
+      {
         category: 'cuda',
         summary: 'The CUDA build in the image does not match the GPU or its driver',
         says: /no kernel image is available for execution on the device|invalid device function|the provided PTX was compiled with an unsupported toolchain|CUDA driver version is insufficient for CUDA runtime version|forward compatibility was attempted on non supported HW|system has unsupported display driver \/ cuda driver combination|no CUDA-capable device is detected|all CUDA-capable devices are busy or unavailable/,

@@ -234,6 +234,16 @@ const CASES: Record<string, LogCase> = {
     line: 1,
     category: 'cuda',
   },
+  "PyTorch's warning that the runtime could not count the GPUs is why every later CUDA call fails": {
+    log: [
+      '/usr/lib/python3.11/site-packages/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)',
+      '  return torch._C._cuda_getDeviceCount() > 0',
+      'Traceback (most recent call last):',
+      '  File "/app/train.py", line 12, in <module>',
+    ],
+    line: 1,
+    category: 'cuda',
+  },
 };
 
 describe('round 20: the first run on new logs', () => {
