@@ -561,6 +561,9 @@ function neverAnError(text: string, possible: Possible): boolean {
   return (text.includes('raise') || /^\s*["']/.test(text)) && SOURCE_LINE.test(text);
 }
 
+/** A line that only mentions a failure, or a bare heading over one. */
+const MENTIONED: Classification = Object.freeze({ tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' });
+
 /**
  * Classifies one log line (its rank or timestamp prefix removed). Null for noise and for
  * lines that say nothing about an error.
@@ -579,11 +582,11 @@ export function classifyLine(text: string): Classification | null {
   if (runs(GATED_EXCEPTION_LINE, text, possible)) return unrecognisedException(text);
   if (runs(GATED_LEADING_ERROR, text, possible)) {
     // A bare `Error:` heading says only that something follows: any error after it says more.
-    if (BARE_ERROR_HEADING.test(text)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
+    if (BARE_ERROR_HEADING.test(text)) return MENTIONED;
     return { tier: TIER.exception, category: 'other', summary: UNRECOGNISED_EXCEPTION };
   }
   if (runs(GATED_LOGGER_ERROR, text, possible)) return { tier: TIER.secondary, category: 'other', summary: 'An error was logged' };
-  if (runs(GATED_MENTION, text, possible)) return { tier: TIER.mention, category: 'other', summary: 'A failure was mentioned' };
+  if (runs(GATED_MENTION, text, possible)) return MENTIONED;
   return null;
 }
 

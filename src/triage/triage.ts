@@ -135,10 +135,11 @@ function recordsMessage(best: Candidate): RawLine | undefined {
  * within the lines kept after the failure.
  */
 const ONLY_EXIT_STATUS = /mount failed: exit status \d{1,3}\s*$/;
-const MOUNT_REPORT_LINE = /^\s*(?:Mounting (?:command|arguments):|Output:|Mount failed:|mount failed:)/;
+const MOUNT_REPORT_LINE = /^\s*(?:Mounting (?:command|arguments):|Output:|[Mm]ount failed:)/;
+const MOUNTING_COMMAND = /^\s*Mounting command:/;
 const MOUNT_OUTPUT = /^\s*Output:\s*(.*)$/;
 const SCOPE_NOTICE = /^Running scope as unit\b/;
-const NESTED_REPORT = /^(?:Mount failed: |mount failed: )/;
+const NESTED_REPORT = /^[Mm]ount failed: /;
 
 function mountersOutput(best: Candidate): RawLine | undefined {
   if (best.classification.category !== 'volume-mount' || !ONLY_EXIT_STATUS.test(restOf(best.line))) return undefined;
@@ -150,7 +151,7 @@ function mountersOutput(best: Candidate): RawLine | undefined {
     if (line.secret || line.lineNumber !== previous + 1) return undefined;
     previous = line.lineNumber;
     if (!MOUNT_REPORT_LINE.test(rest)) return afterScopeNotice && rest.trim() !== '' ? line : undefined;
-    if (/^\s*Mounting command:/.test(rest)) commandSeen = true;
+    if (MOUNTING_COMMAND.test(rest)) commandSeen = true;
     const output = commandSeen ? MOUNT_OUTPUT.exec(rest) : null;
     if (!output) continue;
     const said = output[1].trim();

@@ -1898,7 +1898,9 @@ export const VOCABULARY: readonly Software[] = [
         // instead (vocabulary above), which is the GPU's.
         category: 'crash',
         summary: 'A native program aborted on a failed assertion (glibc assert, SIGABRT)',
-        says: /:\d{1,7}: [^\n]{1,400}?: Assertion `[^\n]{1,2000}' failed\./,
+        // The expression runs to the last quote before " failed." without a backtick, which a
+        // CUDA kernel's `…` form has: one bounded pass per "Assertion `" on the line.
+        says: /Assertion `[^`\n]{1,2000}' failed\./,
         source: "bminor/glibc assert/assert.c (__assert_fail_base: \"%s%s%s:%u: %s%sAssertion `%s' failed.\\n\")",
         example: "kit: /build/simulation_interfaces/srv/_set_simulation_state_s.c:154: simulation_interfaces__srv__convert_from_py: Assertion `strncmp(\"simulation_interfaces\", full_classname_dest, 75) == 0' failed.",
       },
